@@ -1,0 +1,166 @@
+/* include/waveasm/isa.h — the instruction table: opcodes and their facts.
+
+   Everything in the library (builder, printer, parser, validator, emitter, passes)
+   reads one declarative table, <waveasm/isa.def>. This header exposes it so that
+   bindings and tools never keep a second list: iterate 0 .. wa_isa_count()-1 and
+   call wa_isa_get(). */
+#ifndef WAVEASM_ISA_H
+#define WAVEASM_ISA_H
+
+#include <waveasm/common.h>
+
+WA_BEGIN_DECLS
+
+/* Opcode numbers follow the table order. Until 1.0 the order may change between
+   minor versions; hosts that persist opcodes should persist mnemonics. */
+typedef enum wa_opcode {
+#define WA_INSN(id, ...) WA_OP_##id,
+#include <waveasm/isa.def>
+#undef WA_INSN
+    WA_OP_COUNT_
+} wa_opcode;
+
+/* Encoding formats (AMDGCN GFX9 family). */
+typedef enum wa_format {
+    WA_FMT_PSEUDO = 0, /* label, comment: no machine code */
+    WA_FMT_SOP1, WA_FMT_SOP2, WA_FMT_SOPK, WA_FMT_SOPC, WA_FMT_SOPP,
+    WA_FMT_SMEM,
+    WA_FMT_VOP1, WA_FMT_VOP2, WA_FMT_VOPC, /* have a 32-bit form, promotable to VOP3 */
+    WA_FMT_VOP3, WA_FMT_VOP3P,
+    WA_FMT_MAI,  /* MFMA (VOP3P-MAI) */
+    WA_FMT_DS, WA_FMT_MUBUF, WA_FMT_GLOBAL,
+    WA_FMT_COUNT_
+} wa_format;
+
+/* Target availability bits: WA_TARGET_BIT(WA_TARGET_GFX942) etc. */
+#define WA_TARGET_BIT(t) (1u << (unsigned)(t))
+
+/* Operand roles. DEFUSE: the instruction reads and writes the register
+   (v_writelane_b32's vdst keeps the other lanes). */
+typedef enum wa_operand_role {
+    WA_ROLE_DEF = 1,
+    WA_ROLE_USE = 2,
+    WA_ROLE_DEFUSE = 3
+} wa_operand_role;
+
+/* What an operand position accepts (bit mask). */
+#define WA_OC_VGPR 0x001u    /* v0..v255 or a virtual VGPR */
+#define WA_OC_SGPR 0x002u    /* s0..s101 or a virtual SGPR */
+#define WA_OC_AGPR 0x004u    /* a0..a255 or a virtual AGPR */
+#define WA_OC_SPECIAL 0x008u /* vcc, exec (and halves), m0 where the size fits */
+#define WA_OC_INLINE 0x010u  /* inline constant: -16..64, float 0.5/1/2/4 (+-), 1/(2pi) */
+#define WA_OC_LITERAL 0x020u /* any 32-bit constant (one per instruction, 32-bit forms only) */
+#define WA_OC_IMM 0x040u     /* raw immediate field in [imm_min, imm_max] */
+#define WA_OC_LABEL 0x080u   /* branch target */
+#define WA_OC_OFF 0x100u     /* the `off` keyword (no address register) */
+
+/* How an immediate in the position is interpreted (decides inline constants). */
+typedef enum wa_data_type {
+    WA_TY_NONE = 0,
+    WA_TY_B32, WA_TY_F32, WA_TY_F16, WA_TY_B64, WA_TY_F64
+} wa_data_type;
+
+/* Instruction flags. */
+#define WA_IF_PSEUDO 0x00000001u     /* label or comment */
+#define WA_IF_BRANCH 0x00000002u     /* unconditional branch */
+#define WA_IF_CBRANCH 0x00000004u    /* conditional branch (falls through) */
+#define WA_IF_ENDPGM 0x00000008u     /* ends the wave */
+#define WA_IF_BARRIER 0x00000010u    /* workgroup barrier */
+#define WA_IF_WAITCNT 0x00000020u    /* s_waitcnt: fields in wa_mods */
+#define WA_IF_NOP 0x00000040u
+#define WA_IF_LOAD 0x00000080u
+#define WA_IF_STORE 0x00000100u
+#define WA_IF_ATOMIC 0x00000200u
+#define WA_IF_LDS_DMA 0x00000400u    /* buffer_load ... lds: memory to LDS at M0 */
+#define WA_IF_MFMA 0x00000800u
+#define WA_IF_TRANS 0x00001000u      /* transcendental VALU */
+#define WA_IF_RTN_GLC 0x00002000u    /* atomic: returns the old value in vdata when glc/sc0 */
+#define WA_IF_DS_2ADDR 0x00004000u   /* ds_read2/ds_write2: offset0/offset1 */
+#define WA_IF_SMEM_BUFFER 0x00008000u /* s_buffer_load: 20-bit unsigned offset */
+#define WA_IF_F8F6F4 0x00010000u     /* A/B sizes follow cbsz/blgp formats */
+#define WA_IF_SIDE_EFFECTS 0x00020000u /* must not be removed or reordered freely */
+#define WA_IF_NO_SPECIAL_DST 0x00040000u /* destination must be a numbered register */
+
+/* Implicit registers. */
+#define WA_IMPL_SCC 0x1u
+#define WA_IMPL_VCC 0x2u
+#define WA_IMPL_EXEC 0x4u
+#define WA_IMPL_M0 0x8u
+
+/* Counters an instruction increments (s_waitcnt). */
+#define WA_CNT_VM 0x1u
+#define WA_CNT_LGKM 0x2u
+#define WA_CNT_EXP 0x4u
+
+typedef enum wa_latency_class {
+    WA_LAT_NONE = 0, WA_LAT_SALU, WA_LAT_VALU, WA_LAT_TRANS, WA_LAT_SMEM,
+    WA_LAT_VMEM, WA_LAT_DS, WA_LAT_MFMA, WA_LAT_BRANCH
+} wa_latency_class;
+
+typedef enum wa_hazard_class {
+    WA_HZ_NONE = 0,
+    WA_HZ_SALU,
+    WA_HZ_VALU,
+    WA_HZ_TRANS,       /* VALU, TRANS forwarding rules */
+    WA_HZ_READLANE,    /* v_readlane / v_readfirstlane */
+    WA_HZ_WRITELANE,   /* v_writelane */
+    WA_HZ_SMEM,
+    WA_HZ_VMEM,
+    WA_HZ_LDS_DMA,     /* VMEM that reads M0 */
+    WA_HZ_DS,
+    WA_HZ_MFMA_XDL,    /* F16/BF16/I8/FP8/F8F6F4 MFMA */
+    WA_HZ_MFMA_SMFMA,  /* F32-input MFMA on gfx940+ */
+    WA_HZ_MFMA_DGEMM,  /* F64 MFMA */
+    WA_HZ_BRANCH
+} wa_hazard_class;
+
+#define WA_ISA_MAX_OPERANDS 6
+
+typedef struct wa_isa_operand {
+    const char *name;         /* "vdst", "src0", "vaddr", ...; NULL past the last */
+    unsigned char role;       /* wa_operand_role */
+    unsigned char type;       /* wa_data_type */
+    unsigned short size;      /* registers (32-bit); 0 = decided by modifiers */
+    unsigned classes;         /* WA_OC_* */
+    int imm_min, imm_max;     /* range for WA_OC_IMM */
+} wa_isa_operand;
+
+typedef struct wa_isa_info {
+    const char *id;              /* unique upper-case name, "BUFFER_LOAD_DWORD_LDS" */
+    const char *mnemonic;        /* assembly spelling on gfx942/gfx950 */
+    const char *mnemonic_gfx90a; /* spelling on gfx90a (same unless renamed) */
+    wa_format format;
+    unsigned targets;            /* WA_TARGET_BIT mask */
+    unsigned flags;              /* WA_IF_* */
+    unsigned implicit_defs;      /* WA_IMPL_* */
+    unsigned implicit_uses;      /* WA_IMPL_* */
+    unsigned counters;           /* WA_CNT_* */
+    wa_latency_class latency;
+    wa_hazard_class hazard;
+    unsigned encoding;           /* opcode field of the format (32-bit form if any) */
+    unsigned encoding_gfx90a;    /* differs only for a few MFMAs */
+    unsigned mfma_passes_gfx90a; /* MFMA issue passes (cycles/4), 0 if not an MFMA */
+    unsigned mfma_passes_gfx94x; /* gfx942 and gfx950 */
+    unsigned num_operands;
+    wa_isa_operand operands[WA_ISA_MAX_OPERANDS];
+} wa_isa_info;
+
+/* Number of opcodes in the table (== WA_OP_COUNT_). */
+WA_API unsigned wa_isa_count(void);
+/* Static entry for `op`; NULL when out of range. */
+WA_API const wa_isa_info *wa_isa_get(unsigned op);
+/* Non-zero if `op` exists on `target`. */
+WA_API int wa_isa_available(unsigned op, wa_target target);
+/* Assembly spelling of `op` on `target` (gfx90a names differ for some MFMAs). */
+WA_API const char *wa_isa_mnemonic(unsigned op, wa_target target);
+/* Finds the opcode spelled `mnemonic` (either spelling, with or without an
+   _e32/_e64 suffix). Where one mnemonic has several entries (the `lds` forms of
+   buffer loads) the plain form is returned. WA_E_NOT_FOUND otherwise. */
+WA_API wa_status wa_isa_lookup(wa_opcode *out, const char *mnemonic);
+/* Names for the enums above, for printing and bindings ("VOP2", "valu", ...). */
+WA_API const char *wa_format_name(wa_format format);
+WA_API const char *wa_latency_class_name(wa_latency_class lat);
+WA_API const char *wa_hazard_class_name(wa_hazard_class haz);
+
+WA_END_DECLS
+#endif

@@ -1,0 +1,103 @@
+/* lib/core/core.h — internal support shared by every stage: the context, memory
+   (allocator hooks, arenas, growable arrays, caller-owned buffers), a string
+   builder and diagnostic recording. Not installed. */
+#ifndef WAVEASM_CORE_H
+#define WAVEASM_CORE_H
+
+#include <stdarg.h>
+#include <waveasm/context.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define WA_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define WA_PRINTF(fmt, args)
+#endif
+
+/* Debug switches read once when the context is created (environment). */
+#define WA_DEBUG_LIVENESS 0x1u
+#define WA_DEBUG_REGALLOC 0x2u
+#define WA_DEBUG_ALLOC 0x4u
+
+struct wa_context {
+    wa_context_options opts;
+    unsigned debug;            /* WA_DEBUG_* */
+    wa_diag *diags;
+    unsigned ndiags, capdiags;
+    char **diag_strings;       /* owned copies of messages and file names */
+    unsigned nstrings, capstrings;
+    wa_diag oom_diag;          /* reported when recording a diagnostic itself fails */
+    int oom_pending;
+    char *last_error;          /* formatted text of the last diagnostic */
+};
+
+/* ---- memory through the context's allocator --------------------------------- */
+void *wa_mem_alloc(wa_context *ctx, size_t size);              /* NULL on failure */
+void *wa_mem_calloc(wa_context *ctx, size_t n, size_t size);   /* zeroed, overflow-checked */
+void *wa_mem_realloc(wa_context *ctx, void *ptr, size_t size);
+void wa_mem_free(wa_context *ctx, void *ptr);
+char *wa_mem_strdup(wa_context *ctx, const char *s);
+
+/* Makes sure *array has room for `need` elements of `elem` bytes, growing
+   geometrically. Returns 0 on success, -1 on allocation failure or overflow
+   (the array is then unchanged). */
+int wa_grow(wa_context *ctx, void **array, unsigned *cap, unsigned need, size_t elem);
+#define WA_GROW(ctx, arr, cap, need) \
+    wa_grow((ctx), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* A buffer handed to the caller and released with wa_free(). */
+void *wa_user_buffer(wa_context *ctx, size_t size);
+
+/* Bump allocator: many small objects freed together. */
+typedef struct wa_arena_chunk wa_arena_chunk;
+typedef struct wa_arena {
+    wa_context *ctx;
+    wa_arena_chunk *head;
+} wa_arena;
+void wa_arena_init(wa_arena *arena, wa_context *ctx);
+void *wa_arena_alloc(wa_arena *arena, size_t size);   /* 8-byte aligned, NULL on failure */
+char *wa_arena_strdup(wa_arena *arena, const char *s);
+char *wa_arena_strndup(wa_arena *arena, const char *s, size_t n);
+void wa_arena_release(wa_arena *arena);
+
+/* ---- string builder ----------------------------------------------------------- */
+typedef struct wa_sb {
+    wa_context *ctx;
+    char *data;
+    size_t len, cap;
+    int failed;                /* an allocation failed; contents are truncated */
+} wa_sb;
+void wa_sb_init(wa_sb *sb, wa_context *ctx);
+void wa_sb_putc(wa_sb *sb, char c);
+void wa_sb_puts(wa_sb *sb, const char *s);
+void wa_sb_putn(wa_sb *sb, const char *s, size_t n);
+void wa_sb_printf(wa_sb *sb, const char *fmt, ...) WA_PRINTF(2, 3);
+void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap);
+void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column);
+void wa_sb_free(wa_sb *sb);
+/* Moves the contents into a wa_free()-able buffer. WA_E_NOMEM if building failed. */
+wa_status wa_sb_finish(wa_sb *sb, char **out, size_t *out_len);
+
+/* ---- diagnostics ---------------------------------------------------------------- */
+/* Location of a diagnostic: source file/line/col and instruction tag. */
+typedef struct wa_loc {
+    const char *file;
+    unsigned line, col;
+    unsigned tag;
+} wa_loc;
+#define WA_LOC_NONE ((wa_loc){ NULL, 0, 0, WA_NO_TAG })
+
+void wa_diag_reset(wa_context *ctx);
+/* Records an error and returns `status` so callers can `return wa_error(...)`. */
+wa_status wa_error(wa_context *ctx, wa_status status, wa_loc loc, const char *fmt, ...)
+    WA_PRINTF(4, 5);
+wa_status wa_verror(wa_context *ctx, wa_status status, wa_loc loc, const char *fmt, va_list ap);
+void wa_warning(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
+void wa_note(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
+unsigned wa_diag_error_count(const wa_context *ctx);
+/* Convenience for allocation failures. */
+wa_status wa_error_nomem(wa_context *ctx);
+
+/* Sends one line to the host's log hook (if any). */
+void wa_log(wa_context *ctx, const char *fmt, ...) WA_PRINTF(2, 3);
+
+#endif

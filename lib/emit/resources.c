@@ -1,0 +1,97 @@
+/* lib/emit/resources.c — register counts, occupancy and the kernel descriptor
+   words (COMPUTE_PGM_RSRC1/2/3, kernel code properties), from the program alone.
+   The rules follow the AMDGPU code object documentation as LLVM implements them. */
+#include "emit.h"
+
+#include <string.h>
+
+static unsigned align_up(unsigned v, unsigned a)
+{
+    return (v + a - 1) / a * a;
+}
+
+void wa_resources_compute(wa_kernel_resources *r, const wa_program *prog)
+{
+    memset(r, 0, sizeof(*r));
+    r->version = WA_KERNEL_RESOURCES_VERSION;
+    unsigned vmax = 0, amax = 0, smax = 0;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        if ((info->implicit_uses | info->implicit_defs) & WA_IMPL_VCC)
+            r->uses_vcc = 1;
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind == WA_OPND_SPECIAL &&
+                (o->id == WA_SPECIAL_VCC || o->id == WA_SPECIAL_VCC_LO || o->id == WA_SPECIAL_VCC_HI))
+                r->uses_vcc = 1;
+            if (o->kind != WA_OPND_PHYS)
+                continue;
+            unsigned end = o->id + o->count;
+            if (o->reg_class == WA_REG_VGPR && end > vmax)
+                vmax = end;
+            else if (o->reg_class == WA_REG_AGPR && end > amax)
+                amax = end;
+            else if (o->reg_class == WA_REG_SGPR && end > smax)
+                smax = end;
+        }
+    }
+    unsigned abi = prog->abi_mask;
+    if ((abi & (WA_ABI_BIT(WA_ABI_WORKITEM_ID_X) | WA_ABI_BIT(WA_ABI_WORKITEM_ID_Y) |
+                WA_ABI_BIT(WA_ABI_WORKITEM_ID_Z))) && vmax < 1)
+        vmax = 1;
+    unsigned abi_sgprs = wa_abi_total_sgprs(abi);
+    if (smax < abi_sgprs)
+        smax = abi_sgprs;
+
+    r->arch_vgprs = vmax;
+    r->agprs = amax;
+    r->accum_offset = align_up(vmax ? vmax : 1, 4);
+    r->total_vgprs = amax ? r->accum_offset + amax : vmax;
+    r->next_free_sgpr = smax;
+    r->sgpr_count = smax + WA_EXTRA_SGPRS;
+    unsigned vtot = r->total_vgprs ? r->total_vgprs : 1;
+    r->vgpr_granules = align_up(vtot, 8) / 8 - 1;
+    r->sgpr_granules = align_up(r->sgpr_count, 8) / 8 - 1;
+    r->user_sgprs = wa_abi_user_sgprs(abi);
+
+    unsigned waves = 512 / align_up(vtot < 8 ? 8 : vtot, 8);
+    unsigned swaves = r->sgpr_count <= 80 ? 10 : r->sgpr_count <= 88 ? 9 : r->sgpr_count <= 100 ? 8 : 7;
+    if (swaves < waves)
+        waves = swaves;
+    r->waves_per_simd = waves > 8 ? 8 : waves;
+
+    r->kernarg_size = wa_program_kernarg_size(prog);
+    r->group_segment_size = prog->lds_bytes;
+
+    /* RSRC1: granules, then the float modes LLVM uses for compute (denormals kept),
+       DX10 clamp and IEEE mode on. */
+    r->rsrc1 = (r->vgpr_granules & 0x3Fu) | ((r->sgpr_granules & 0xFu) << 6) | (3u << 16) |
+               (3u << 18) | (1u << 21) | (1u << 23);
+    unsigned wi = (abi & WA_ABI_BIT(WA_ABI_WORKITEM_ID_Z)) ? 2u
+                : (abi & WA_ABI_BIT(WA_ABI_WORKITEM_ID_Y)) ? 1u : 0u;
+    r->rsrc2 = (r->user_sgprs << 1) | ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_X)) ? 1u << 7 : 0u) |
+               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_Y)) ? 1u << 8 : 0u) |
+               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_Z)) ? 1u << 9 : 0u) |
+               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_INFO)) ? 1u << 10 : 0u) | (wi << 11);
+    r->rsrc3 = (r->accum_offset / 4 - 1) & 0x3Fu;
+    r->kernel_code_properties =
+        (uint16_t)(((abi & WA_ABI_BIT(WA_ABI_DISPATCH_PTR)) ? 1u << 1 : 0u) |
+                   ((abi & WA_ABI_BIT(WA_ABI_QUEUE_PTR)) ? 1u << 2 : 0u) |
+                   ((abi & WA_ABI_BIT(WA_ABI_KERNARG_PTR)) ? 1u << 3 : 0u) |
+                   ((abi & WA_ABI_BIT(WA_ABI_DISPATCH_ID)) ? 1u << 4 : 0u));
+}
+
+wa_status wa_kernel_resources_compute(wa_kernel_resources *out, const wa_program *prog)
+{
+    if (!out || !prog)
+        return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    for (unsigned i = 0; i < prog->ninstrs; i++)
+        for (unsigned k = 0; k < prog->instrs[i].nops; k++)
+            if (prog->instrs[i].ops[k].kind == WA_OPND_VIRT)
+                return wa_error(prog->ctx, WA_E_VALIDATE, wa_instr_loc(prog, &prog->instrs[i]),
+                                "register counts need physical registers; run register allocation first");
+    wa_resources_compute(out, prog);
+    return WA_OK;
+}

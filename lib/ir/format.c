@@ -1,0 +1,189 @@
+/* lib/ir/format.c — spelling of operands, modifiers and instructions, shared by
+   the text printer and the assembly emitter so both say the same thing. */
+#include "ir.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *wa_abi_input_name(wa_abi_input in)
+{
+    static const char *const names[WA_ABI_COUNT_] = {
+        "dispatch_ptr", "queue_ptr", "kernarg_ptr", "dispatch_id", "workgroup_id_x",
+        "workgroup_id_y", "workgroup_id_z", "workgroup_info", "workitem_id_x",
+        "workitem_id_y", "workitem_id_z",
+    };
+    return (unsigned)in < WA_ABI_COUNT_ ? names[in] : NULL;
+}
+
+void wa_format_int(wa_sb *sb, int64_t v)
+{
+    if (v >= -65536 && v <= 65536)
+        wa_sb_printf(sb, "%lld", (long long)v);
+    else if (v > 0)
+        wa_sb_printf(sb, "0x%llx", (unsigned long long)v);
+    else
+        wa_sb_printf(sb, "%lld", (long long)v);
+}
+
+/* Shortest text that reads back as the same double, always with a '.' or an
+   exponent so the parser sees a float. */
+void wa_format_float(wa_sb *sb, double d)
+{
+    char buf[64];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof(buf), "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
+    if (!strpbrk(buf, ".eEn"))
+        strcat(buf, ".0");
+    wa_sb_puts(sb, buf);
+}
+
+static char class_letter(unsigned cls)
+{
+    return cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : cls == WA_REG_AGPR ? 'a' : '?';
+}
+
+void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
+                       unsigned char *declared, unsigned flags)
+{
+    switch (o->kind) {
+    case WA_OPND_VIRT: {
+        const wa_vreg *v = &prog->vregs[o->id];
+        wa_sb_printf(sb, "%%%c%u", class_letter(v->cls), o->id);
+        if (!(flags & WA_FMT_NO_DECL) && declared && !declared[o->id]) {
+            declared[o->id] = 1;
+            if (v->size > 1 || v->align > 1)
+                wa_sb_printf(sb, "<%u,align=%u>", v->size, v->align);
+        }
+        if (o->first != 0 || o->count != v->size) {
+            if (o->count == 1)
+                wa_sb_printf(sb, "[%u]", o->first);
+            else
+                wa_sb_printf(sb, "[%u:%u]", o->first, o->first + o->count - 1);
+        }
+        break;
+    }
+    case WA_OPND_PHYS:
+        if (o->count == 1)
+            wa_sb_printf(sb, "%c%u", class_letter(o->reg_class), o->id);
+        else
+            wa_sb_printf(sb, "%c[%u:%u]", class_letter(o->reg_class), o->id, o->id + o->count - 1);
+        break;
+    case WA_OPND_SPECIAL:
+        wa_sb_puts(sb, wa_special_name((wa_special)o->id));
+        break;
+    case WA_OPND_IMM:
+        wa_format_int(sb, o->imm.i);
+        break;
+    case WA_OPND_FIMM:
+        wa_format_float(sb, o->imm.f);
+        break;
+    case WA_OPND_LABEL:
+        wa_sb_puts(sb, prog->labels[o->id].name);
+        break;
+    case WA_OPND_OFF:
+        wa_sb_puts(sb, "off");
+        break;
+    default:
+        wa_sb_puts(sb, "<none>");
+        break;
+    }
+}
+
+static void cache_bits(wa_sb *sb, unsigned flags, wa_target t, wa_format fmt)
+{
+    int new_names = t != WA_TARGET_GFX90A && fmt != WA_FMT_SMEM;
+    if (flags & WA_MOD_GLC)
+        wa_sb_puts(sb, new_names ? " sc0" : " glc");
+    if (flags & WA_MOD_SCC)
+        wa_sb_puts(sb, new_names ? " sc1" : " scc");
+    if (flags & WA_MOD_SLC)
+        wa_sb_puts(sb, new_names ? " nt" : " slc");
+}
+
+static void sel_list(wa_sb *sb, const char *name, unsigned bits)
+{
+    wa_sb_printf(sb, " %s:[%u,%u,%u]", name, bits & 1u, (bits >> 1) & 1u, (bits >> 2) & 1u);
+}
+
+static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, wa_target t,
+                        unsigned flags)
+{
+    const wa_mods *m = &in->mods;
+    switch (info->format) {
+    case WA_FMT_MUBUF:
+        if (m->flags & WA_MOD_IDXEN)
+            wa_sb_puts(sb, " idxen");
+        if (m->flags & WA_MOD_OFFEN)
+            wa_sb_puts(sb, " offen");
+        if (m->offset)
+            wa_sb_printf(sb, " offset:%d", m->offset);
+        cache_bits(sb, m->flags, t, info->format);
+        if (m->flags & WA_MOD_LDS)
+            wa_sb_puts(sb, " lds");
+        break;
+    case WA_FMT_GLOBAL:
+        if (m->offset)
+            wa_sb_printf(sb, " offset:%d", m->offset);
+        cache_bits(sb, m->flags, t, info->format);
+        break;
+    case WA_FMT_SMEM:
+        cache_bits(sb, m->flags, t, info->format);
+        break;
+    case WA_FMT_DS:
+        if (info->flags & WA_IF_DS_2ADDR) {
+            if (m->offset)
+                wa_sb_printf(sb, " offset0:%d", m->offset);
+            if (m->offset1)
+                wa_sb_printf(sb, " offset1:%d", m->offset1);
+        } else if (m->offset) {
+            wa_sb_printf(sb, " offset:%d", m->offset);
+        }
+        break;
+    case WA_FMT_MAI:
+        if (m->op_sel)
+            sel_list(sb, "op_sel", m->op_sel);
+        if (m->op_sel_hi)
+            sel_list(sb, "op_sel_hi", m->op_sel_hi);
+        if (m->cbsz)
+            wa_sb_printf(sb, " cbsz:%u", m->cbsz);
+        if (m->abid)
+            wa_sb_printf(sb, " abid:%u", m->abid);
+        if (m->blgp)
+            wa_sb_printf(sb, " blgp:%u", m->blgp);
+        break;
+    default:
+        break;
+    }
+    if (info->flags & WA_IF_WAITCNT) {
+        int vm = m->vmcnt, lgkm = m->lgkmcnt, exp = m->expcnt;
+        if ((flags & WA_FMT_ASM) && vm < 0 && lgkm < 0 && exp < 0) {
+            /* The assembler needs at least one field: spell "wait for nothing". */
+            vm = 63;
+            exp = 7;
+            lgkm = 15;
+        }
+        if (vm >= 0)
+            wa_sb_printf(sb, " vmcnt(%d)", vm);
+        if (exp >= 0)
+            wa_sb_printf(sb, " expcnt(%d)", exp);
+        if (lgkm >= 0)
+            wa_sb_printf(sb, " lgkmcnt(%d)", lgkm);
+    }
+}
+
+void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
+                     unsigned char *declared, unsigned flags)
+{
+    const wa_isa_info *info = wa_isa_get(in->op);
+    wa_sb_puts(sb, wa_isa_mnemonic(in->op, prog->target));
+    for (unsigned i = 0; i < in->nops; i++) {
+        wa_sb_puts(sb, i == 0 ? " " : ", ");
+        wa_format_operand(sb, prog, &in->ops[i], declared, flags);
+    }
+    format_mods(sb, in, info, prog->target, flags);
+}

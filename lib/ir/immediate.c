@@ -1,0 +1,182 @@
+/* lib/ir/immediate.c — what an immediate means for an operand type: inline
+   constant or 32-bit literal (GFX9 operand codes 128..208 and 240..248). */
+#include "ir.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+/* Round-to-nearest-even conversion to IEEE half; returns 0 for overflow/NaN. */
+static int f16_bits(double d, uint16_t *out)
+{
+    if (!isfinite(d))
+        return 0;
+    float f = (float)d;
+    uint32_t x = f32_bits(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    int exp = (int)((x >> 23) & 0xFF) - 127 + 15;
+    uint32_t mant = x & 0x7FFFFFu;
+    if (((x >> 23) & 0xFF) == 0 && mant == 0) {
+        *out = (uint16_t)sign;
+        return 1;
+    }
+    if (exp >= 31)
+        return 0;
+    if (exp <= 0) {
+        if (exp < -10) {
+            *out = (uint16_t)sign;
+            return 1;
+        }
+        mant |= 0x800000u;
+        unsigned shift = (unsigned)(14 - exp);
+        uint32_t h = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1u)))
+            h++;
+        *out = (uint16_t)(sign | h);
+        return 1;
+    }
+    uint32_t h = ((uint32_t)exp << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+        h++;
+    if ((h >> 10) >= 31)
+        return 0;
+    *out = (uint16_t)(sign | h);
+    return 1;
+}
+
+static const double inline_floats[] = { 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 };
+
+static int is_inline_float_value(double d)
+{
+    for (unsigned i = 0; i < sizeof(inline_floats) / sizeof(inline_floats[0]); i++)
+        if (d == inline_floats[i])
+            return 1;
+    return 0;
+}
+
+/* Bit patterns of the inline floats (and 1/(2*pi)) at each width. */
+static int is_inline_f32_bits(uint32_t b)
+{
+    if (b == 0x3E22F983u)
+        return 1;
+    for (unsigned i = 0; i < sizeof(inline_floats) / sizeof(inline_floats[0]); i++)
+        if (b == f32_bits((float)inline_floats[i]))
+            return 1;
+    return 0;
+}
+
+static int is_inline_f16_bits(uint32_t b)
+{
+    static const uint16_t bits[] = { 0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118 };
+    for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+        if (b == bits[i])
+            return 1;
+    return 0;
+}
+
+static int is_inline_f64_bits(uint64_t b)
+{
+    if (b == 0x3FC45F306DC9C882ull)
+        return 1;
+    for (unsigned i = 0; i < sizeof(inline_floats) / sizeof(inline_floats[0]); i++) {
+        uint64_t u;
+        memcpy(&u, &inline_floats[i], sizeof(u));
+        if (b == u)
+            return 1;
+    }
+    return 0;
+}
+
+static int is_inv2pi(double d, wa_data_type type)
+{
+    if (type == WA_TY_F16) {
+        uint16_t h;
+        return f16_bits(d, &h) && h == 0x3118;
+    }
+    if (type == WA_TY_F64 || type == WA_TY_B64)
+        return d == 0.15915494309189532;
+    return f32_bits((float)d) == 0x3E22F983u;
+}
+
+int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
+{
+    if (o->kind == WA_OPND_IMM) {
+        int64_t v = o->imm.i;
+        if (v >= -16 && v <= 64)
+            return 1;
+        /* A literal equal to an inline float pattern is encoded as that constant. */
+        switch (type) {
+        case WA_TY_F32:
+        case WA_TY_B32:
+            return v >= 0 && v <= 0xFFFFFFFFll && is_inline_f32_bits((uint32_t)v);
+        case WA_TY_F16:
+            return v >= 0 && v <= 0xFFFF && is_inline_f16_bits((uint32_t)v);
+        case WA_TY_F64:
+            return is_inline_f64_bits((uint64_t)v);
+        default:
+            return 0;
+        }
+    }
+    if (o->kind == WA_OPND_FIMM) {
+        double d = o->imm.f;
+        if (is_inline_float_value(d) || d == 0.0)
+            return 1;
+        return is_inv2pi(d, type);
+    }
+    return 0;
+}
+
+int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
+{
+    if (o->kind == WA_OPND_IMM) {
+        int64_t v = o->imm.i;
+        if (type == WA_TY_F16) {
+            if (v < -32768 || v > 65535)
+                return 0;
+            *bits = (uint32_t)v & 0xFFFFu;
+            return 1;
+        }
+        if (v < -2147483648ll || v > 4294967295ll)
+            return 0;
+        *bits = (uint32_t)v;
+        return 1;
+    }
+    if (o->kind == WA_OPND_FIMM) {
+        double d = o->imm.f;
+        if (!isfinite(d))
+            return 0;
+        switch (type) {
+        case WA_TY_F16: {
+            uint16_t h;
+            if (!f16_bits(d, &h))
+                return 0;
+            *bits = h;
+            return 1;
+        }
+        case WA_TY_F64:
+        case WA_TY_B64: {
+            uint64_t u;
+            memcpy(&u, &d, sizeof(u));
+            if (u & 0xFFFFFFFFull)
+                return 0; /* a 32-bit literal only supplies the high half */
+            *bits = (uint32_t)(u >> 32);
+            return 1;
+        }
+        default: {
+            if (fabs(d) > 3.4028234663852886e38)
+                return 0;
+            *bits = f32_bits((float)d);
+            return 1;
+        }
+        }
+    }
+    return 0;
+}

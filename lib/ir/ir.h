@@ -1,0 +1,109 @@
+/* lib/ir/ir.h — internal layout of programs, shared by the IR stage files and the
+   later stages (analysis, regalloc, passes, emit). Not installed. */
+#ifndef WAVEASM_IR_H
+#define WAVEASM_IR_H
+
+#include <waveasm/program.h>
+
+#include "../core/core.h"
+
+typedef struct wa_instr {
+    uint16_t op;              /* wa_opcode */
+    uint16_t nops;
+    wa_tag tag;               /* WA_NO_TAG for labels and comments */
+    uint32_t line, col;       /* source position (0 if built) */
+    wa_operand *ops;          /* program arena */
+    const char *comment;      /* program arena, may be NULL */
+    wa_mods mods;
+} wa_instr;
+
+typedef struct wa_vreg {
+    uint8_t cls;              /* wa_reg_class; WA_REG_NONE for an unused id */
+    uint16_t align;
+    uint32_t size;
+} wa_vreg;
+
+typedef struct wa_label_info {
+    const char *name;         /* program arena */
+} wa_label_info;
+
+typedef struct wa_arg {
+    wa_kernel_arg arg;        /* name points into the program arena */
+} wa_arg;
+
+struct wa_program {
+    wa_context *ctx;
+    wa_arena arena;
+    const char *name;         /* arena */
+    const char *file;         /* source file name for diagnostics (arena), or "" */
+    wa_target target;
+    unsigned wg[3];
+    unsigned lds_bytes;
+    unsigned abi_mask;
+    uint32_t header_line;     /* line of `.kernel` when parsed */
+    wa_arg *args;
+    unsigned nargs, capargs;
+    wa_instr *instrs;
+    unsigned ninstrs, capinstrs;
+    wa_vreg *vregs;
+    unsigned nvregs, capvregs;
+    wa_label_info *labels;
+    unsigned nlabels, caplabels;
+    wa_tag next_tag;
+    unsigned insert_at;       /* WA_END = append */
+};
+
+/* Location of item `index` for diagnostics. */
+wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
+
+/* Inserts an item at the insert point; copies `ops` into the arena. Performs the
+   structural checks described in program.h. `tag` WA_NO_TAG assigns the next
+   one (for real instructions). On success *out_index is the item's index. */
+wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *ops,
+                            unsigned nops, const wa_mods *mods, wa_tag tag,
+                            unsigned line, unsigned col, unsigned *out_index);
+
+/* Ensures vreg id `id` exists with the given properties (parser). */
+wa_status wa_program_define_vreg(wa_program *prog, unsigned id, wa_reg_class cls,
+                                 unsigned size, unsigned align);
+
+int wa_symbol_valid(const char *name);
+/* Effective size in registers of a register operand (handles VIRT whole-range). */
+unsigned wa_operand_regs(const wa_program *prog, const wa_operand *o);
+/* Size in registers of a special register (vcc/exec: 2, others 1). */
+unsigned wa_special_size(wa_special s);
+const char *wa_special_name(wa_special s);
+/* Register class of an operand: VIRT/PHYS class; SPECIAL counts as SGPR. */
+wa_reg_class wa_operand_class(const wa_operand *o);
+
+/* SGPR layout of the ABI inputs: first register of `input` (or -1). */
+int wa_abi_sgpr(unsigned abi_mask, wa_abi_input input);
+unsigned wa_abi_user_sgprs(unsigned abi_mask);
+unsigned wa_abi_total_sgprs(unsigned abi_mask);
+
+/* Hardware limits per target. */
+unsigned wa_target_max_lds(wa_target t);
+#define WA_MAX_VGPR 256u
+#define WA_MAX_AGPR 256u
+#define WA_MAX_SGPR 102u
+
+/* Inline constants (operand codes 128..208 and 240..248) for an immediate read as
+   `type`. */
+int wa_imm_is_inline(const wa_operand *o, wa_data_type type);
+/* Value of an immediate as a 32-bit pattern for `type` (floats rounded to the
+   type); returns 0 if it cannot be represented. */
+int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits);
+
+/* ---- formatting shared by the printer and the emitter (lib/ir/format.c) ---- */
+#define WA_FMT_ASM 0x1u        /* assembler output: explicit s_waitcnt, no annotations */
+#define WA_FMT_NO_DECL 0x2u    /* never print <size,align=N> annotations */
+void wa_format_int(wa_sb *sb, int64_t v);
+void wa_format_float(wa_sb *sb, double d);
+/* `declared` (nvregs bytes, may be NULL) marks registers whose shape was printed. */
+void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
+                       unsigned char *declared, unsigned flags);
+void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
+                     unsigned char *declared, unsigned flags);
+const char *wa_abi_input_name(wa_abi_input in);
+
+#endif

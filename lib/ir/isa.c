@@ -1,0 +1,149 @@
+/* lib/ir/isa.c — builds the static table from <waveasm/isa.def> and answers
+   questions about it. Nothing here knows about individual opcodes. */
+#include <string.h>
+
+#include <waveasm/isa.h>
+
+/* Short words used inside the table rows. */
+#define ALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
+#define G94X (WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
+#define G950 (WA_TARGET_BIT(WA_TARGET_GFX950))
+
+#define PSEUDO WA_IF_PSEUDO
+#define BRANCH WA_IF_BRANCH
+#define CBRANCH WA_IF_CBRANCH
+#define ENDPGM WA_IF_ENDPGM
+#define BARRIER WA_IF_BARRIER
+#define WAITCNT WA_IF_WAITCNT
+#define NOP WA_IF_NOP
+#define LOAD WA_IF_LOAD
+#define STORE WA_IF_STORE
+#define ATOMIC WA_IF_ATOMIC
+#define LDSDMA WA_IF_LDS_DMA
+#define MFMA WA_IF_MFMA
+#define TRANS WA_IF_TRANS
+#define RTNGLC WA_IF_RTN_GLC
+#define DS2 WA_IF_DS_2ADDR
+#define SMEMBUF WA_IF_SMEM_BUFFER
+#define F8F6F4 WA_IF_F8F6F4
+#define SIDEFX WA_IF_SIDE_EFFECTS
+#define NOSPD WA_IF_NO_SPECIAL_DST
+
+#define iSCC WA_IMPL_SCC
+#define iVCC WA_IMPL_VCC
+#define iEXEC WA_IMPL_EXEC
+#define iM0 WA_IMPL_M0
+#define cVM WA_CNT_VM
+#define cLGKM WA_CNT_LGKM
+
+#define V WA_OC_VGPR
+#define A WA_OC_AGPR
+#define S (WA_OC_SGPR | WA_OC_SPECIAL)
+#define SN WA_OC_SGPR
+#define I WA_OC_INLINE
+#define L WA_OC_LITERAL
+#define OFF WA_OC_OFF
+
+#define SAME 0xFFFFFFFFu
+
+#define D(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
+#define U(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
+#define DU(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
+#define UK(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
+#define K(n, lo, hi) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM, lo, hi }
+#define LB(n) { #n, WA_ROLE_USE, WA_TY_NONE, 0, WA_OC_LABEL, 0, 0 }
+#define NOOPS { NULL, 0, 0, 0, 0, 0, 0 }
+
+static const wa_isa_info isa_table[] = {
+#define WA_INSN(id, mn, mn90a, fmt, tgt, fl, idef, iuse, cnt, lat, haz, enc, enc90a, p90a, p94x, nops, ...) \
+    { #id, mn, mn90a, WA_FMT_##fmt, tgt, fl, idef, iuse, cnt, WA_LAT_##lat, WA_HZ_##haz,             \
+      enc, (enc90a) == SAME ? (enc) : (enc90a), p90a, p94x, nops, { __VA_ARGS__ } },
+#include <waveasm/isa.def>
+#undef WA_INSN
+};
+
+typedef char isa_table_size_check[(sizeof(isa_table) / sizeof(isa_table[0]) == WA_OP_COUNT_) ? 1 : -1];
+
+unsigned wa_isa_count(void)
+{
+    return WA_OP_COUNT_;
+}
+
+const wa_isa_info *wa_isa_get(unsigned op)
+{
+    return op < WA_OP_COUNT_ ? &isa_table[op] : NULL;
+}
+
+int wa_isa_available(unsigned op, wa_target target)
+{
+    if (op >= WA_OP_COUNT_ || target <= WA_TARGET_UNKNOWN || (unsigned)target >= WA_TARGET_COUNT)
+        return 0;
+    return (isa_table[op].targets & WA_TARGET_BIT(target)) != 0;
+}
+
+const char *wa_isa_mnemonic(unsigned op, wa_target target)
+{
+    if (op >= WA_OP_COUNT_)
+        return NULL;
+    const wa_isa_info *info = &isa_table[op];
+    if (target == WA_TARGET_GFX90A && info->mnemonic_gfx90a)
+        return info->mnemonic_gfx90a;
+    return info->mnemonic;
+}
+
+static int name_matches(const char *table_name, const char *text, size_t len)
+{
+    return table_name && strlen(table_name) == len && memcmp(table_name, text, len) == 0;
+}
+
+wa_status wa_isa_lookup(wa_opcode *out, const char *mnemonic)
+{
+    if (!out || !mnemonic)
+        return WA_E_INVALID;
+    size_t len = strlen(mnemonic);
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned op = 0; op < WA_OP_COUNT_; op++) {
+            const wa_isa_info *info = &isa_table[op];
+            if ((info->flags & (WA_IF_PSEUDO | WA_IF_LDS_DMA)) != 0)
+                continue;
+            if (name_matches(info->mnemonic, mnemonic, len) ||
+                name_matches(info->mnemonic_gfx90a, mnemonic, len)) {
+                *out = (wa_opcode)op;
+                return WA_OK;
+            }
+        }
+        /* Second pass: drop an explicit encoding suffix. */
+        if (len > 4 && (strcmp(mnemonic + len - 4, "_e32") == 0 ||
+                        strcmp(mnemonic + len - 4, "_e64") == 0))
+            len -= 4;
+        else
+            break;
+    }
+    return WA_E_NOT_FOUND;
+}
+
+const char *wa_format_name(wa_format format)
+{
+    static const char *const names[WA_FMT_COUNT_] = {
+        "PSEUDO", "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2",
+        "VOPC", "VOP3", "VOP3P", "MAI", "DS", "MUBUF", "GLOBAL",
+    };
+    return (unsigned)format < WA_FMT_COUNT_ ? names[format] : NULL;
+}
+
+const char *wa_latency_class_name(wa_latency_class lat)
+{
+    static const char *const names[] = {
+        "none", "salu", "valu", "trans", "smem", "vmem", "ds", "mfma", "branch",
+    };
+    return (unsigned)lat < sizeof(names) / sizeof(names[0]) ? names[lat] : NULL;
+}
+
+const char *wa_hazard_class_name(wa_hazard_class haz)
+{
+    static const char *const names[] = {
+        "none", "salu", "valu", "trans", "readlane", "writelane", "smem", "vmem",
+        "lds_dma", "ds", "mfma_xdl", "mfma_smfma", "mfma_dgemm", "branch",
+    };
+    return (unsigned)haz < sizeof(names) / sizeof(names[0]) ? names[haz] : NULL;
+}

@@ -1,0 +1,1121 @@
+/* lib/ir/parser.c — reads the text form (docs/text-format.md) into a program.
+   Stops at the first error and reports it with file:line:col. Syntax only:
+   target rules are the validator's. */
+#include <waveasm/text.h>
+
+#include "ir.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parser {
+    wa_context *ctx;
+    wa_program *prog;
+    const char *file;
+    const char *text;
+    size_t len;
+    /* current line */
+    const char *ls;       /* line start */
+    size_t ll;            /* line length (without newline) */
+    size_t pos;           /* cursor within the line */
+    unsigned line;
+    /* mnemonic hash: open addressing over table indices */
+    unsigned short hash[512];
+    int in_kernel, seen_kernel, seen_item;
+    wa_status status;
+} parser;
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...) WA_PRINTF(4, 5);
+static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...)
+{
+    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    va_list ap;
+    va_start(ap, fmt);
+    wa_verror(P->ctx, st, loc, fmt, ap);
+    va_end(ap);
+    P->status = st;
+    return st;
+}
+#define PERR(P, ...) perr_at((P), (P)->pos, WA_E_PARSE, __VA_ARGS__)
+
+/* ---- mnemonic lookup --------------------------------------------------------------------- */
+
+static unsigned hash_str(const char *s, size_t n)
+{
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void hash_add(parser *P, const char *name, unsigned op)
+{
+    unsigned h = hash_str(name, strlen(name)) & 511u;
+    while (P->hash[h])
+        h = (h + 1) & 511u;
+    P->hash[h] = (unsigned short)(op + 1);
+}
+
+static void build_hash(parser *P)
+{
+    memset(P->hash, 0, sizeof(P->hash));
+    for (unsigned op = 0; op < wa_isa_count(); op++) {
+        const wa_isa_info *info = wa_isa_get(op);
+        if (info->flags & (WA_IF_PSEUDO | WA_IF_LDS_DMA))
+            continue;
+        hash_add(P, info->mnemonic, op);
+        if (info->mnemonic_gfx90a)
+            hash_add(P, info->mnemonic_gfx90a, op);
+    }
+}
+
+static int eq_n(const char *a, const char *s, size_t n)
+{
+    return a && strlen(a) == n && memcmp(a, s, n) == 0;
+}
+
+static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
+{
+    unsigned h = hash_str(s, n) & 511u;
+    while (P->hash[h]) {
+        const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
+        if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
+            *op = P->hash[h] - 1u;
+            return 1;
+        }
+        h = (h + 1) & 511u;
+    }
+    return 0;
+}
+
+/* ---- character level ------------------------------------------------------------------------ */
+
+static int at_end(const parser *P) { return P->pos >= P->ll; }
+static char cur(const parser *P) { return P->pos < P->ll ? P->ls[P->pos] : '\0'; }
+static char peek(const parser *P, size_t k) { return P->pos + k < P->ll ? P->ls[P->pos + k] : '\0'; }
+
+static void skip_ws(parser *P)
+{
+    while (!at_end(P) && (cur(P) == ' ' || cur(P) == '\t' || cur(P) == '\r'))
+        P->pos++;
+}
+
+static int is_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
+}
+
+static int is_ident_char(char c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9') || c == '$';
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Reads an identifier; returns its length (0 if none). */
+static size_t read_ident(parser *P, const char **start)
+{
+    *start = P->ls + P->pos;
+    size_t b = P->pos;
+    if (!is_ident_start(cur(P)))
+        return 0;
+    while (!at_end(P) && is_ident_char(cur(P)))
+        P->pos++;
+    return P->pos - b;
+}
+
+static int accept(parser *P, char c)
+{
+    skip_ws(P);
+    if (cur(P) == c) {
+        P->pos++;
+        return 1;
+    }
+    return 0;
+}
+
+static wa_status expect(parser *P, char c, const char *what)
+{
+    if (accept(P, c))
+        return WA_OK;
+    skip_ws(P);
+    if (at_end(P) || cur(P) == ';')
+        return PERR(P, "expected %s before end of line", what);
+    return PERR(P, "expected %s, found '%c'", what, cur(P));
+}
+
+static int at_line_end(parser *P)
+{
+    skip_ws(P);
+    return at_end(P) || cur(P) == ';';
+}
+
+/* ---- numbers ------------------------------------------------------------------------------------ */
+
+/* Unsigned integer (decimal or 0x hex) into *v; fails on overflow past 2^64-1. */
+static wa_status read_uint(parser *P, unsigned long long *v)
+{
+    skip_ws(P);
+    size_t start = P->pos;
+    unsigned long long x = 0;
+    if (cur(P) == '0' && (peek(P, 1) == 'x' || peek(P, 1) == 'X')) {
+        P->pos += 2;
+        int any = 0;
+        for (;;) {
+            char c = cur(P);
+            unsigned d;
+            if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+            else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+            else break;
+            if (x > (~0ull >> 4))
+                return perr_at(P, start, WA_E_RANGE, "number out of range");
+            x = x * 16 + d;
+            P->pos++;
+            any = 1;
+        }
+        if (!any)
+            return perr_at(P, start, WA_E_PARSE, "expected hex digits after '0x'");
+    } else {
+        if (!is_digit(cur(P)))
+            return at_end(P) ? PERR(P, "expected a number before end of line")
+                             : PERR(P, "expected a number, found '%c'", cur(P));
+        while (is_digit(cur(P))) {
+            unsigned d = (unsigned)(cur(P) - '0');
+            if (x > (~0ull - d) / 10)
+                return perr_at(P, start, WA_E_RANGE, "number out of range");
+            x = x * 10 + d;
+            P->pos++;
+        }
+    }
+    if (is_ident_char(cur(P)))
+        return PERR(P, "unexpected '%c' in number", cur(P));
+    *v = x;
+    return WA_OK;
+}
+
+static wa_status read_u32(parser *P, unsigned *v, const char *what)
+{
+    size_t start = (skip_ws(P), P->pos);
+    unsigned long long x;
+    wa_status st = read_uint(P, &x);
+    if (st)
+        return st;
+    if (x > 0xFFFFFFFFull)
+        return perr_at(P, start, WA_E_RANGE, "%s %llu out of range", what, x);
+    *v = (unsigned)x;
+    return WA_OK;
+}
+
+/* Signed integer with optional '-' into int32 range [lo, hi]. */
+static wa_status read_i32(parser *P, int *v, long long lo, long long hi, const char *what)
+{
+    skip_ws(P);
+    size_t start = P->pos;
+    int neg = accept(P, '-');
+    unsigned long long x;
+    wa_status st = read_uint(P, &x);
+    if (st)
+        return st;
+    if (x > (unsigned long long)hi + (neg ? 1ull : 0ull) && !(neg && (long long)-x >= lo))
+        return perr_at(P, start, WA_E_RANGE, "%s out of range (%lld..%lld)", what, lo, hi);
+    long long s = neg ? -(long long)x : (long long)x;
+    if (s < lo || s > hi)
+        return perr_at(P, start, WA_E_RANGE, "%s out of range (%lld..%lld)", what, lo, hi);
+    *v = (int)s;
+    return WA_OK;
+}
+
+/* Immediate operand: integer (int64 range) or float (has '.' or exponent). */
+static wa_status read_immediate(parser *P, wa_operand *o)
+{
+    skip_ws(P);
+    size_t start = P->pos;
+    int neg = 0;
+    if (cur(P) == '-') {
+        neg = 1;
+        P->pos++;
+    }
+    /* Decide between float and integer by scanning ahead. */
+    size_t q = P->pos;
+    int is_hex = cur(P) == '0' && (peek(P, 1) == 'x' || peek(P, 1) == 'X');
+    int is_float = 0;
+    if (!is_hex) {
+        while (q < P->ll && is_digit(P->ls[q]))
+            q++;
+        if (q < P->ll && (P->ls[q] == '.' || P->ls[q] == 'e' || P->ls[q] == 'E'))
+            is_float = 1;
+    }
+    if (is_float) {
+        char buf[80];
+        size_t e = P->pos;
+        while (e < P->ll && (is_digit(P->ls[e]) || P->ls[e] == '.' || P->ls[e] == 'e' ||
+                             P->ls[e] == 'E' ||
+                             ((P->ls[e] == '-' || P->ls[e] == '+') && e > P->pos &&
+                              (P->ls[e - 1] == 'e' || P->ls[e - 1] == 'E'))))
+            e++;
+        size_t n = e - P->pos;
+        if (n == 0 || n >= sizeof(buf) - 2)
+            return perr_at(P, start, WA_E_PARSE, "malformed number");
+        buf[0] = neg ? '-' : '+';
+        memcpy(buf + 1, P->ls + P->pos, n);
+        buf[n + 1] = '\0';
+        char *endp;
+        errno = 0;
+        double d = strtod(buf, &endp);
+        if (*endp != '\0' || !is_digit(P->ls[P->pos]))
+            return perr_at(P, start, WA_E_PARSE, "malformed number '%s'", buf + 1);
+        if (errno == ERANGE || !isfinite(d))
+            return perr_at(P, start, WA_E_RANGE, "number out of range");
+        P->pos = e;
+        if (is_ident_char(cur(P)))
+            return PERR(P, "unexpected '%c' in number", cur(P));
+        *o = wa_opnd_fimm(d);
+        return WA_OK;
+    }
+    unsigned long long x;
+    wa_status st = read_uint(P, &x);
+    if (st)
+        return st;
+    if ((!neg && x > 0x7FFFFFFFFFFFFFFFull) || (neg && x > 0x8000000000000000ull))
+        return perr_at(P, start, WA_E_RANGE, "number out of range");
+    *o = wa_opnd_imm(neg ? (int64_t)(0 - x) : (int64_t)x);
+    return WA_OK;
+}
+
+/* ---- registers --------------------------------------------------------------------------------------- */
+
+static wa_reg_class class_of_letter(char c)
+{
+    return c == 'v' ? WA_REG_VGPR : c == 's' ? WA_REG_SGPR : c == 'a' ? WA_REG_AGPR : WA_REG_NONE;
+}
+
+static const char *class_word(unsigned cls)
+{
+    return cls == WA_REG_VGPR ? "VGPR" : cls == WA_REG_SGPR ? "SGPR" : "AGPR";
+}
+
+/* %v12, %s3<2,align=2>, %v4[1], %v4[0:1] */
+static wa_status read_virtual(parser *P, wa_operand *o)
+{
+    size_t start = P->pos;
+    P->pos++; /* '%' */
+    wa_reg_class cls = class_of_letter(cur(P));
+    if (cls == WA_REG_NONE || !is_digit(peek(P, 1)))
+        return perr_at(P, start, WA_E_PARSE,
+                       "expected a virtual register like %%v0, %%s0 or %%a0");
+    P->pos++;
+    unsigned id;
+    wa_status st = read_u32(P, &id, "virtual register number");
+    if (st)
+        return st;
+    wa_program *prog = P->prog;
+    int known = id < prog->nvregs && prog->vregs[id].cls != WA_REG_NONE;
+    if (known && prog->vregs[id].cls != cls)
+        return perr_at(P, start, WA_E_PARSE, "register %%%u was declared as a%s %s", id,
+                       prog->vregs[id].cls == WA_REG_AGPR ? "n" : "",
+                       class_word(prog->vregs[id].cls));
+    if (cur(P) == '<') {
+        size_t ann = P->pos;
+        P->pos++;
+        unsigned size, align = 1;
+        if ((st = read_u32(P, &size, "register size")))
+            return st;
+        if (accept(P, ',')) {
+            skip_ws(P);
+            const char *w;
+            size_t n = read_ident(P, &w);
+            if (!eq_n("align", w, n))
+                return PERR(P, "expected 'align=' in register shape");
+            if ((st = expect(P, '=', "'='")) || (st = read_u32(P, &align, "alignment")))
+                return st;
+        }
+        if ((st = expect(P, '>', "'>'")))
+            return st;
+        if (size == 0 || size > 32)
+            return perr_at(P, ann, WA_E_RANGE, "register size %u out of range (1..32)", size);
+        if (align == 0 || (align & (align - 1)) || align > 32)
+            return perr_at(P, ann, WA_E_RANGE, "alignment %u is not a power of two up to 32",
+                           align);
+        if (known) {
+            if (prog->vregs[id].size != size || prog->vregs[id].align != align)
+                return perr_at(P, ann, WA_E_PARSE,
+                               "register %%%c%u redeclared as <%u,align=%u>, was <%u,align=%u>",
+                               cur(P) ? 'v' : 'v', id, size, align, prog->vregs[id].size,
+                               prog->vregs[id].align);
+        } else {
+            if ((st = wa_program_define_vreg(prog, id, cls, size, align))) {
+                P->status = st;
+                /* re-report with a location */
+                return perr_at(P, ann, st, "%s", wa_context_last_diag(P->ctx)->message);
+            }
+            known = 1;
+        }
+    }
+    if (!known) {
+        if ((st = wa_program_define_vreg(prog, id, cls, 1, 1)))
+            return perr_at(P, start, st, "%s", wa_context_last_diag(P->ctx)->message);
+    }
+    unsigned size = prog->vregs[id].size, first = 0, count = size;
+    if (cur(P) == '[') {
+        size_t br = P->pos;
+        P->pos++;
+        unsigned a, b;
+        if ((st = read_u32(P, &a, "component")))
+            return st;
+        b = a;
+        if (accept(P, ':') && (st = read_u32(P, &b, "component")))
+            return st;
+        if ((st = expect(P, ']', "']'")))
+            return st;
+        if (b < a || b >= size)
+            return perr_at(P, br, WA_E_RANGE,
+                           "components [%u:%u] outside register %%%u of size %u", a, b, id, size);
+        first = a;
+        count = b - a + 1;
+    }
+    memset(o, 0, sizeof(*o));
+    o->kind = WA_OPND_VIRT;
+    o->reg_class = (uint8_t)cls;
+    o->id = id;
+    o->first = first;
+    o->count = (uint16_t)count;
+    return WA_OK;
+}
+
+/* v5, v[4:7], s[0:1], a3 */
+static wa_status read_physical(parser *P, wa_operand *o)
+{
+    size_t start = P->pos;
+    wa_reg_class cls = class_of_letter(cur(P));
+    P->pos++;
+    unsigned a, b;
+    wa_status st;
+    if (cur(P) == '[') {
+        P->pos++;
+        if ((st = read_u32(P, &a, "register number")))
+            return st;
+        b = a;
+        if (accept(P, ':') && (st = read_u32(P, &b, "register number")))
+            return st;
+        if ((st = expect(P, ']', "']'")))
+            return st;
+    } else {
+        if ((st = read_u32(P, &a, "register number")))
+            return st;
+        b = a;
+    }
+    if (b < a)
+        return perr_at(P, start, WA_E_PARSE, "register range ends before it starts");
+    unsigned limit = cls == WA_REG_SGPR ? 128u : 256u;
+    if (b >= limit)
+        return perr_at(P, start, WA_E_RANGE, "register %c%u out of range (%c0..%c%u)",
+                       cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', b,
+                       cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a',
+                       cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', limit - 1);
+    if (b - a + 1 > 32)
+        return perr_at(P, start, WA_E_RANGE, "register range longer than 32");
+    *o = wa_opnd_phys(cls, a, b - a + 1);
+    return WA_OK;
+}
+
+static int special_by_name(const char *s, size_t n, wa_special *out)
+{
+    for (unsigned i = 0; i < WA_SPECIAL_COUNT_; i++) {
+        if (eq_n(wa_special_name((wa_special)i), s, n)) {
+            *out = (wa_special)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static wa_status label_ref(parser *P, const char *name, size_t n, size_t at, wa_label *out)
+{
+    wa_program *prog = P->prog;
+    for (unsigned i = 0; i < prog->nlabels; i++) {
+        if (eq_n(prog->labels[i].name, name, n)) {
+            *out = i;
+            return WA_OK;
+        }
+    }
+    char buf[256];
+    if (n >= sizeof(buf))
+        return perr_at(P, at, WA_E_PARSE, "label name too long");
+    memcpy(buf, name, n);
+    buf[n] = '\0';
+    wa_status st = wa_program_label_create(out, prog, buf);
+    if (st)
+        return perr_at(P, at, st, "%s", wa_context_last_diag(P->ctx)->message);
+    return WA_OK;
+}
+
+/* One operand. `spec` (may be NULL past the table's count) tells whether a bare
+   identifier may be a label. */
+static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *spec)
+{
+    skip_ws(P);
+    char c = cur(P);
+    if (c == '%')
+        return read_virtual(P, o);
+    if ((c == 'v' || c == 's' || c == 'a') && (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+        return read_physical(P, o);
+    if (c == '-' || is_digit(c))
+        return read_immediate(P, o);
+    if (is_ident_start(c)) {
+        size_t at = P->pos;
+        const char *w;
+        size_t n = read_ident(P, &w);
+        wa_special sp;
+        if (special_by_name(w, n, &sp)) {
+            *o = wa_opnd_special(sp);
+            return WA_OK;
+        }
+        if (eq_n("off", w, n)) {
+            *o = wa_opnd_off();
+            return WA_OK;
+        }
+        if (spec && (spec->classes & WA_OC_LABEL)) {
+            wa_label l;
+            wa_status st = label_ref(P, w, n, at, &l);
+            if (st)
+                return st;
+            *o = wa_opnd_label(l);
+            return WA_OK;
+        }
+        return perr_at(P, at, WA_E_PARSE, "unknown operand '%.*s'", (int)n, w);
+    }
+    if (at_end(P) || c == ';')
+        return PERR(P, "expected an operand before end of line");
+    return PERR(P, "expected an operand, found '%c'", c);
+}
+
+/* ---- modifiers -------------------------------------------------------------------------------------- */
+
+static wa_status read_sel(parser *P, uint8_t *bits)
+{
+    wa_status st;
+    if ((st = expect(P, '[', "'['")))
+        return st;
+    unsigned v = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        int b;
+        if (i && (st = expect(P, ',', "','")))
+            return st;
+        if ((st = read_i32(P, &b, 0, 1, "selector bit")))
+            return st;
+        v |= (unsigned)b << i;
+    }
+    if ((st = expect(P, ']', "']'")))
+        return st;
+    *bits = (uint8_t)v;
+    return WA_OK;
+}
+
+static wa_status read_count(parser *P, int8_t *field, int max, const char *name)
+{
+    wa_status st;
+    int v;
+    if ((st = expect(P, '(', "'('")) || (st = read_i32(P, &v, 0, max, name)) ||
+        (st = expect(P, ')', "')'")))
+        return st;
+    *field = (int8_t)v;
+    return WA_OK;
+}
+
+static wa_status read_modifier(parser *P, wa_mods *m)
+{
+    skip_ws(P);
+    size_t at = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    wa_status st;
+    int v;
+    if (n == 0)
+        return PERR(P, "expected a modifier, found '%c'", cur(P));
+#define WORD(s) eq_n(s, w, n)
+    if (WORD("offen")) m->flags |= WA_MOD_OFFEN;
+    else if (WORD("idxen")) m->flags |= WA_MOD_IDXEN;
+    else if (WORD("glc") || WORD("sc0")) m->flags |= WA_MOD_GLC;
+    else if (WORD("slc") || WORD("nt")) m->flags |= WA_MOD_SLC;
+    else if (WORD("scc") || WORD("sc1")) m->flags |= WA_MOD_SCC;
+    else if (WORD("lds")) m->flags |= WA_MOD_LDS;
+    else if (WORD("offset") || WORD("offset0") || WORD("offset1")) {
+        if ((st = expect(P, ':', "':'")) ||
+            (st = read_i32(P, &v, -2147483647LL - 1, 2147483647LL, "offset")))
+            return st;
+        if (WORD("offset1"))
+            m->offset1 = v;
+        else
+            m->offset = v;
+    } else if (WORD("cbsz") || WORD("abid") || WORD("blgp")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 255, "modifier value")))
+            return st;
+        if (WORD("cbsz")) m->cbsz = (uint8_t)v;
+        else if (WORD("abid")) m->abid = (uint8_t)v;
+        else m->blgp = (uint8_t)v;
+    } else if (WORD("op_sel") || WORD("op_sel_hi")) {
+        if ((st = expect(P, ':', "':'")))
+            return st;
+        if ((st = read_sel(P, WORD("op_sel") ? &m->op_sel : &m->op_sel_hi)))
+            return st;
+    } else if (WORD("vmcnt")) {
+        return read_count(P, &m->vmcnt, 127, "vmcnt");
+    } else if (WORD("lgkmcnt")) {
+        return read_count(P, &m->lgkmcnt, 127, "lgkmcnt");
+    } else if (WORD("expcnt")) {
+        return read_count(P, &m->expcnt, 127, "expcnt");
+    } else {
+        return perr_at(P, at, WA_E_PARSE, "unknown modifier '%.*s'", (int)n, w);
+    }
+#undef WORD
+    return WA_OK;
+}
+
+/* ---- trailing comment: "; @I12 text" ------------------------------------------------------------- */
+
+static wa_status read_trailer(parser *P, wa_tag *tag, const char **comment)
+{
+    *tag = WA_NO_TAG;
+    *comment = NULL;
+    skip_ws(P);
+    if (at_end(P))
+        return WA_OK;
+    if (cur(P) != ';')
+        return PERR(P, "unexpected '%c' (expected ',' between operands or end of line)", cur(P));
+    P->pos++;
+    skip_ws(P);
+    if (cur(P) == '@' && peek(P, 1) == 'I' && is_digit(peek(P, 2))) {
+        size_t at = P->pos;
+        P->pos += 2;
+        unsigned t;
+        wa_status st = read_u32(P, &t, "tag");
+        if (st)
+            return st;
+        if (t == WA_NO_TAG)
+            return perr_at(P, at, WA_E_RANGE, "tag out of range");
+        *tag = t;
+        if (cur(P) == ' ')
+            P->pos++;
+        else if (!at_end(P))
+            return PERR(P, "expected a space after the tag");
+    }
+    size_t e = P->ll;
+    while (e > P->pos && (P->ls[e - 1] == ' ' || P->ls[e - 1] == '\t' || P->ls[e - 1] == '\r'))
+        e--;
+    if (e > P->pos) {
+        *comment = wa_arena_strndup(&P->prog->arena, P->ls + P->pos, e - P->pos);
+        if (!*comment)
+            return P->status = wa_error_nomem(P->ctx);
+    }
+    P->pos = P->ll;
+    return WA_OK;
+}
+
+/* ---- instruction ---------------------------------------------------------------------------------- */
+
+static wa_opcode lds_variant(unsigned op)
+{
+    const wa_isa_info *info = wa_isa_get(op);
+    for (unsigned k = 0; k < wa_isa_count(); k++) {
+        const wa_isa_info *o = wa_isa_get(k);
+        if ((o->flags & WA_IF_LDS_DMA) && strcmp(o->mnemonic, info->mnemonic) == 0)
+            return (wa_opcode)k;
+    }
+    return WA_OP_COUNT_;
+}
+
+/* s_waitcnt 0x0f70: the numeric form, decoded to fields. */
+static void decode_waitcnt(unsigned v, wa_mods *m)
+{
+    m->vmcnt = (int8_t)((v & 0xF) | ((v >> 10) & 0x30));
+    m->expcnt = (int8_t)((v >> 4) & 0x7);
+    m->lgkmcnt = (int8_t)((v >> 8) & 0xF);
+}
+
+static wa_status parse_instruction(parser *P)
+{
+    size_t mpos = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    unsigned op;
+    if (!lookup_n(P, w, n, &op)) {
+        int found = 0;
+        if (n > 4 && (memcmp(w + n - 4, "_e32", 4) == 0 || memcmp(w + n - 4, "_e64", 4) == 0))
+            found = lookup_n(P, w, n - 4, &op);
+        if (!found)
+            return perr_at(P, mpos, WA_E_PARSE, "unknown mnemonic '%.*s'", (int)n, w);
+    }
+    const wa_isa_info *info = wa_isa_get(op);
+    wa_operand ops[WA_ISA_MAX_OPERANDS + 1];
+    size_t opos[WA_ISA_MAX_OPERANDS + 1];
+    unsigned nops = 0;
+    wa_mods mods = WA_MODS_INIT;
+    wa_status st;
+
+    skip_ws(P);
+    if (op == WA_OP_S_WAITCNT && (is_digit(cur(P)))) {
+        unsigned v;
+        size_t at = P->pos;
+        if ((st = read_u32(P, &v, "s_waitcnt value")))
+            return st;
+        if (v > 0xFFFF)
+            return perr_at(P, at, WA_E_RANGE, "s_waitcnt value out of range (0..0xffff)");
+        decode_waitcnt(v, &mods);
+    } else if (info->num_operands > 0 && !at_line_end(P)) {
+        /* The plain and `lds` forms share a mnemonic; the plain one has the most operands. */
+        for (;;) {
+            if (nops > WA_ISA_MAX_OPERANDS)
+                return PERR(P, "too many operands");
+            const wa_isa_operand *spec = nops < info->num_operands ? &info->operands[nops] : NULL;
+            skip_ws(P);
+            opos[nops] = P->pos;
+            if ((st = read_operand(P, &ops[nops], spec)))
+                return st;
+            nops++;
+            if (!accept(P, ','))
+                break;
+        }
+    }
+    /* Modifiers up to the comment. */
+    for (;;) {
+        skip_ws(P);
+        if (at_end(P) || cur(P) == ';')
+            break;
+        if (cur(P) == '&') { /* "vmcnt(0) & lgkmcnt(0)" */
+            P->pos++;
+            continue;
+        }
+        if (cur(P) == ',')
+            return PERR(P, "unexpected ',' after modifiers");
+        if (!is_ident_start(cur(P)))
+            return PERR(P, "unexpected '%c' (expected ',' between operands or a modifier)",
+                        cur(P));
+        if ((st = read_modifier(P, &mods)))
+            return st;
+    }
+    if ((mods.flags & WA_MOD_LDS) && info->format == WA_FMT_MUBUF) {
+        wa_opcode l = lds_variant(op);
+        if (l != WA_OP_COUNT_) {
+            op = l;
+            info = wa_isa_get(op);
+        }
+    }
+    if (nops != info->num_operands) {
+        size_t at = nops > info->num_operands ? opos[info->num_operands] : mpos;
+        return perr_at(P, at, WA_E_PARSE, "'%s' expects %u operand%s, found %u",
+                       wa_isa_mnemonic(op, P->prog->target), info->num_operands,
+                       info->num_operands == 1 ? "" : "s", nops);
+    }
+    /* Branch targets must be labels; other positions never are. */
+    for (unsigned i = 0; i < nops; i++) {
+        int wants_label = (info->operands[i].classes & WA_OC_LABEL) != 0;
+        if (wants_label != (ops[i].kind == WA_OPND_LABEL))
+            return perr_at(P, opos[i], WA_E_PARSE, wants_label ? "expected a label"
+                                                               : "a label is not allowed here");
+    }
+    wa_tag tag;
+    const char *comment;
+    if ((st = read_trailer(P, &tag, &comment)))
+        return st;
+    unsigned idx;
+    st = wa_program_insert(P->prog, (wa_opcode)op, ops, nops, &mods, tag, P->line,
+                           (unsigned)mpos + 1, &idx);
+    if (st)
+        return perr_at(P, mpos, st, "%s", wa_context_last_diag(P->ctx)->message);
+    P->prog->instrs[idx].comment = comment;
+    return WA_OK;
+}
+
+/* ---- header directives -------------------------------------------------------------------------- */
+
+static wa_status parse_abi(parser *P)
+{
+    unsigned mask = 0;
+    skip_ws(P);
+    const char *w;
+    size_t at = P->pos;
+    size_t n = read_ident(P, &w);
+    if (eq_n("none", w, n)) {
+        P->prog->abi_mask = 0;
+        return WA_OK;
+    }
+    P->pos = at;
+    do {
+        skip_ws(P);
+        at = P->pos;
+        n = read_ident(P, &w);
+        unsigned in;
+        for (in = 0; in < WA_ABI_COUNT_; in++)
+            if (eq_n(wa_abi_input_name((wa_abi_input)in), w, n))
+                break;
+        if (in == WA_ABI_COUNT_)
+            return perr_at(P, at, WA_E_PARSE, "unknown ABI input '%.*s'", (int)n, w);
+        mask |= WA_ABI_BIT(in);
+    } while (accept(P, ','));
+    P->prog->abi_mask = mask;
+    return WA_OK;
+}
+
+static wa_status parse_arg(parser *P)
+{
+    wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+    char name[256];
+    skip_ws(P);
+    size_t at = P->pos;
+    wa_status st;
+    if (cur(P) == '-') {
+        P->pos++;
+        name[0] = '\0';
+    } else {
+        const char *w;
+        size_t n = read_ident(P, &w);
+        if (n == 0)
+            return PERR(P, "expected an argument name (or '-')");
+        if (n >= sizeof(name))
+            return perr_at(P, at, WA_E_PARSE, "argument name too long");
+        memcpy(name, w, n);
+        name[n] = '\0';
+    }
+    a.name = name;
+    if ((st = expect(P, ',', "','")))
+        return st;
+    skip_ws(P);
+    at = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    unsigned k;
+    for (k = 0; k < WA_ARG_KIND_COUNT_; k++)
+        if (eq_n(wa_arg_kind_name((wa_arg_kind)k), w, n))
+            break;
+    if (k == WA_ARG_KIND_COUNT_)
+        return perr_at(P, at, WA_E_PARSE, "unknown argument kind '%.*s'", (int)n, w);
+    a.kind = (wa_arg_kind)k;
+    int have_offset = 0, have_size = 0;
+    while (accept(P, ',')) {
+        skip_ws(P);
+        at = P->pos;
+        n = read_ident(P, &w);
+        if (eq_n("offset", w, n) || eq_n("size", w, n) || eq_n("align", w, n)) {
+            unsigned v;
+            if ((st = expect(P, ':', "':'")) || (st = read_u32(P, &v, "value")))
+                return st;
+            if (eq_n("offset", w, n)) {
+                if (v == WA_ARG_OFFSET_AUTO)
+                    return perr_at(P, at, WA_E_RANGE, "offset out of range");
+                a.offset = v;
+                have_offset = 1;
+            } else if (eq_n("size", w, n)) {
+                a.size = v;
+                have_size = 1;
+            } else {
+                a.align = v;
+            }
+        } else if (eq_n("const", w, n)) {
+            a.flags |= WA_ARG_CONST;
+        } else if (eq_n("restrict", w, n)) {
+            a.flags |= WA_ARG_RESTRICT;
+        } else if (eq_n("volatile", w, n)) {
+            a.flags |= WA_ARG_VOLATILE;
+        } else {
+            return perr_at(P, at, WA_E_PARSE, "unknown argument property '%.*s'", (int)n, w);
+        }
+    }
+    (void)have_offset;
+    if (!have_size)
+        return PERR(P, "argument needs 'size:'");
+    st = wa_program_add_arg(NULL, P->prog, &a);
+    if (st)
+        return perr_at(P, at, st, "%s", wa_context_last_diag(P->ctx)->message);
+    return WA_OK;
+}
+
+static wa_status parse_directive(parser *P)
+{
+    size_t at = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    wa_program *prog = P->prog;
+    wa_status st;
+    if (P->seen_item)
+        return perr_at(P, at, WA_E_PARSE, "directive '%.*s' after the first instruction", (int)n,
+                       w);
+    if (eq_n(".target", w, n)) {
+        skip_ws(P);
+        size_t t = P->pos;
+        const char *tn;
+        size_t tl = read_ident(P, &tn);
+        char buf[16];
+        wa_target target;
+        if (tl == 0 || tl >= sizeof(buf))
+            return perr_at(P, t, WA_E_PARSE, "expected a target name");
+        memcpy(buf, tn, tl);
+        buf[tl] = '\0';
+        if (wa_target_from_name(&target, buf) != WA_OK)
+            return perr_at(P, t, WA_E_PARSE, "unknown target '%s' (gfx90a, gfx942, gfx950)", buf);
+        prog->target = target;
+    } else if (eq_n(".workgroup_size", w, n)) {
+        unsigned v[3];
+        for (unsigned i = 0; i < 3; i++) {
+            if (i && (st = expect(P, ',', "','")))
+                return st;
+            if ((st = read_u32(P, &v[i], "workgroup size")))
+                return st;
+        }
+        memcpy(prog->wg, v, sizeof(v));
+    } else if (eq_n(".lds_bytes", w, n)) {
+        if ((st = read_u32(P, &prog->lds_bytes, "LDS size")))
+            return st;
+    } else if (eq_n(".abi", w, n)) {
+        if ((st = parse_abi(P)))
+            return st;
+    } else if (eq_n(".arg", w, n)) {
+        if ((st = parse_arg(P)))
+            return st;
+    } else if (eq_n(".vreg", w, n)) {
+        do {
+            skip_ws(P);
+            if (cur(P) != '%')
+                return PERR(P, "expected a virtual register");
+            wa_operand o;
+            if ((st = read_virtual(P, &o)))
+                return st;
+        } while (accept(P, ','));
+    } else {
+        return perr_at(P, at, WA_E_PARSE, "unknown directive '%.*s'", (int)n, w);
+    }
+    if (!at_line_end(P))
+        return PERR(P, "unexpected '%c' after directive", cur(P));
+    return WA_OK;
+}
+
+/* ---- lines ------------------------------------------------------------------------------------------ */
+
+static wa_status parse_comment_item(parser *P)
+{
+    P->pos++; /* ';' */
+    if (cur(P) == ' ')
+        P->pos++;
+    size_t e = P->ll;
+    while (e > P->pos && (P->ls[e - 1] == ' ' || P->ls[e - 1] == '\t' || P->ls[e - 1] == '\r'))
+        e--;
+    const char *text = wa_arena_strndup(&P->prog->arena, P->ls + P->pos, e - P->pos);
+    if (!text)
+        return P->status = wa_error_nomem(P->ctx);
+    unsigned idx;
+    wa_status st = wa_program_insert(P->prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, P->line,
+                                     (unsigned)P->pos, &idx);
+    if (st)
+        return P->status = st;
+    P->prog->instrs[idx].comment = text;
+    return WA_OK;
+}
+
+static wa_status parse_kernel_start(parser *P)
+{
+    size_t at = P->pos;
+    P->pos += 7; /* ".kernel" */
+    if (P->seen_kernel)
+        return perr_at(P, at, WA_E_PARSE, "only one kernel per file");
+    skip_ws(P);
+    size_t npos = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    if (n == 0)
+        return PERR(P, "expected a kernel name");
+    if (!at_line_end(P))
+        return PERR(P, "unexpected '%c' after the kernel name", cur(P));
+    const char *name = wa_arena_strndup(&P->prog->arena, w, n);
+    if (!name)
+        return P->status = wa_error_nomem(P->ctx);
+    if (!wa_symbol_valid(name))
+        return perr_at(P, npos, WA_E_PARSE, "kernel name '%s' is not a valid symbol", name);
+    P->prog->name = name;
+    P->prog->header_line = P->line;
+    P->in_kernel = P->seen_kernel = 1;
+    return WA_OK;
+}
+
+static wa_status parse_line(parser *P)
+{
+    P->pos = 0;
+    /* Reject control characters and stray bytes outside comments. */
+    int in_comment = 0;
+    for (size_t i = 0; i < P->ll; i++) {
+        unsigned char c = (unsigned char)P->ls[i];
+        if (c == ';' || c == '#')
+            in_comment = 1;
+        if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7F || (c >= 0x80 && !in_comment))
+            return perr_at(P, i, WA_E_PARSE, "invalid character (byte 0x%02x)", c);
+    }
+    skip_ws(P);
+    if (at_end(P) || cur(P) == '#')
+        return WA_OK;
+    if (!P->in_kernel) {
+        if (cur(P) == ';')
+            return WA_OK;
+        const char *w;
+        size_t save = P->pos;
+        size_t n = read_ident(P, &w);
+        P->pos = save;
+        if (eq_n(".kernel", w, n))
+            return parse_kernel_start(P);
+        if (P->seen_kernel)
+            return PERR(P, "unexpected text after '.end_kernel'");
+        return PERR(P, "expected '.kernel <name>'");
+    }
+    if (cur(P) == ';')
+        return parse_comment_item(P);
+    if (cur(P) == '.') {
+        const char *w;
+        size_t save = P->pos;
+        size_t n = read_ident(P, &w);
+        if (eq_n(".end_kernel", w, n)) {
+            if (!at_line_end(P))
+                return PERR(P, "unexpected '%c' after '.end_kernel'", cur(P));
+            P->in_kernel = 0;
+            return WA_OK;
+        }
+        if (eq_n(".kernel", w, n))
+            return perr_at(P, save, WA_E_PARSE, "'.kernel' inside a kernel (missing '.end_kernel')");
+        /* A label may start with '.', e.g. ".LBB0_1:". */
+        skip_ws(P);
+        if (cur(P) != ':') {
+            P->pos = save;
+            return parse_directive(P);
+        }
+        P->pos = save;
+    }
+    if (!is_ident_start(cur(P)))
+        return PERR(P, "expected an instruction, label or directive, found '%c'", cur(P));
+    /* Label? */
+    size_t save = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    if (cur(P) == ':') {
+        P->pos++;
+        wa_label l;
+        wa_status st = label_ref(P, w, n, save, &l);
+        if (st)
+            return st;
+        if (!at_line_end(P))
+            return PERR(P, "unexpected '%c' after label", cur(P));
+        wa_operand o = wa_opnd_label(l);
+        st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, P->line,
+                               (unsigned)save + 1, NULL);
+        if (st)
+            return perr_at(P, save, st, "%s", wa_context_last_diag(P->ctx)->message);
+        P->seen_item = 1;
+        return WA_OK;
+    }
+    P->pos = save;
+    P->seen_item = 1;
+    return parse_instruction(P);
+}
+
+static wa_status parse_all(parser *P)
+{
+    size_t i = 0;
+    P->line = 0;
+    while (i < P->len || (i == P->len && P->len == 0)) {
+        size_t e = i;
+        while (e < P->len && P->text[e] != '\n')
+            e++;
+        P->line++;
+        P->ls = P->text + i;
+        P->ll = e - i;
+        wa_status st = parse_line(P);
+        if (st)
+            return st;
+        if (e >= P->len)
+            break;
+        i = e + 1;
+    }
+    if (P->in_kernel) {
+        P->pos = P->ll;
+        return PERR(P, "unterminated kernel '%s': missing '.end_kernel' at end of input",
+                    P->prog->name);
+    }
+    if (!P->seen_kernel) {
+        P->pos = 0;
+        return PERR(P, "no kernel found (expected '.kernel <name>')");
+    }
+    return WA_OK;
+}
+
+wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, size_t len,
+                           const char *file_name)
+{
+    if (!out || !ctx || (!text && len))
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_diag_reset(ctx);
+    wa_program *prog;
+    wa_status st = wa_program_create(&prog, ctx, "unnamed");
+    if (st)
+        return st;
+    if (file_name) {
+        prog->file = wa_arena_strdup(&prog->arena, file_name);
+        if (!prog->file) {
+            wa_program_destroy(prog);
+            return wa_error_nomem(ctx);
+        }
+    }
+    parser *P = wa_mem_calloc(ctx, 1, sizeof(parser));
+    if (!P) {
+        wa_program_destroy(prog);
+        return wa_error_nomem(ctx);
+    }
+    P->ctx = ctx;
+    P->prog = prog;
+    P->file = prog->file;
+    P->text = text ? text : "";
+    P->len = len;
+    build_hash(P);
+    st = parse_all(P);
+    wa_mem_free(ctx, P);
+    if (st) {
+        wa_program_destroy(prog);
+        return st;
+    }
+    *out = prog;
+    return WA_OK;
+}
+
+wa_status wa_program_parse_file(wa_program **out, wa_context *ctx, const char *path)
+{
+    if (!out || !ctx || !path)
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_diag_reset(ctx);
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return wa_error(ctx, WA_E_IO, WA_LOC_NONE, "cannot open '%s': %s", path, strerror(errno));
+    wa_sb sb;
+    wa_sb_init(&sb, ctx);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+        wa_sb_putn(&sb, buf, n);
+    int err = ferror(f);
+    if (!is_stdin)
+        fclose(f);
+    if (err) {
+        wa_sb_free(&sb);
+        return wa_error(ctx, WA_E_IO, WA_LOC_NONE, "cannot read '%s'", path);
+    }
+    if (sb.failed) {
+        wa_sb_free(&sb);
+        return wa_error_nomem(ctx);
+    }
+    wa_status st = wa_program_parse(out, ctx, sb.data ? sb.data : "", sb.len,
+                                    is_stdin ? "<stdin>" : path);
+    wa_sb_free(&sb);
+    return st;
+}

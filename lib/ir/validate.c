@@ -1,0 +1,666 @@
+/* lib/ir/validate.c — checks a program against the ISA table and its target.
+   Every rule reads facts from the table (operand classes, sizes, formats, flags);
+   the few format-level rules (variable operand sizes, 32-bit encodings needed
+   for literals, modifier ranges) are written once per format here. */
+#include <waveasm/validate.h>
+
+#include "ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vstate {
+    const wa_program *prog;
+    wa_context *ctx;
+    wa_target target;
+    unsigned flags;
+    unsigned max_errors;
+    unsigned errors;
+} vstate;
+
+static void verr(vstate *V, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
+static void verr(vstate *V, wa_loc loc, const char *fmt, ...)
+{
+    if (V->max_errors && V->errors >= V->max_errors)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    wa_verror(V->ctx, WA_E_VALIDATE, loc, fmt, ap);
+    va_end(ap);
+    V->errors++;
+}
+
+static int limit_reached(const vstate *V)
+{
+    return V->max_errors && V->errors >= V->max_errors;
+}
+
+static wa_loc header_loc(const wa_program *prog)
+{
+    wa_loc loc = { prog->file, prog->header_line, prog->header_line ? 1u : 0u, WA_NO_TAG };
+    return loc;
+}
+
+/* Operand text for messages ("%v4[1:2]", "s[0:1]", "0x1234"). */
+static const char *otext(vstate *V, const wa_operand *o, char *buf, size_t n)
+{
+    wa_sb sb;
+    wa_sb_init(&sb, V->ctx);
+    wa_format_operand(&sb, V->prog, o, NULL, WA_FMT_NO_DECL);
+    if (sb.failed || !sb.data)
+        snprintf(buf, n, "operand");
+    else
+        snprintf(buf, n, "%s", sb.data);
+    wa_sb_free(&sb);
+    return buf;
+}
+
+static const char *class_list(unsigned classes, char *buf, size_t n)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {
+        { WA_OC_VGPR, "VGPR" }, { WA_OC_AGPR, "AGPR" }, { WA_OC_SGPR, "SGPR" },
+        { WA_OC_SPECIAL, "vcc/exec/m0" }, { WA_OC_INLINE, "inline constant" },
+        { WA_OC_LITERAL, "literal" }, { WA_OC_IMM, "immediate" }, { WA_OC_LABEL, "label" },
+        { WA_OC_OFF, "off" },
+    };
+    buf[0] = '\0';
+    size_t len = 0;
+    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!(classes & names[i].bit))
+            continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", names[i].name);
+        if (w < 0 || (size_t)w >= n - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static const char *kind_word(const wa_operand *o)
+{
+    switch (o->kind) {
+    case WA_OPND_VIRT:
+    case WA_OPND_PHYS:
+        return o->reg_class == WA_REG_VGPR ? "a VGPR" : o->reg_class == WA_REG_SGPR ? "an SGPR"
+                                                                                    : "an AGPR";
+    case WA_OPND_SPECIAL: return "a special register";
+    case WA_OPND_IMM:
+    case WA_OPND_FIMM: return "an immediate";
+    case WA_OPND_LABEL: return "a label";
+    case WA_OPND_OFF: return "'off'";
+    default: return "nothing";
+    }
+}
+
+/* ---- attributes -------------------------------------------------------------------------------- */
+
+static void check_attributes(vstate *V)
+{
+    const wa_program *p = V->prog;
+    wa_loc loc = header_loc(p);
+    if (!wa_target_name(p->target))
+        verr(V, loc, "unknown target");
+    if (!wa_symbol_valid(p->name))
+        verr(V, loc, "kernel name is not a valid symbol");
+    unsigned long long prod = 1;
+    for (unsigned i = 0; i < 3; i++) {
+        if (p->wg[i] < 1 || p->wg[i] > 1024)
+            verr(V, loc, "workgroup size %c = %u out of range (1..1024)", "xyz"[i], p->wg[i]);
+        prod *= p->wg[i] ? p->wg[i] : 1;
+    }
+    if (prod > 1024)
+        verr(V, loc, "workgroup size %ux%ux%u has %llu work-items; the maximum is 1024", p->wg[0],
+             p->wg[1], p->wg[2], prod);
+    if (p->lds_bytes > wa_target_max_lds(p->target))
+        verr(V, loc, "LDS size %u bytes exceeds the %u bytes of %s", p->lds_bytes,
+             wa_target_max_lds(p->target), wa_target_name(p->target) ? wa_target_name(p->target) : "?");
+    for (unsigned i = 0; i < p->nargs; i++) {
+        const wa_kernel_arg *a = &p->args[i].arg;
+        const char *nm = a->name ? a->name : "(unnamed)";
+        if (a->size == 0)
+            verr(V, loc, "argument %u '%s' has size 0", i, nm);
+        if (a->align == 0 || (a->align & (a->align - 1)))
+            verr(V, loc, "argument %u '%s': alignment %u is not a power of two", i, nm, a->align);
+        else if (a->offset % a->align)
+            verr(V, loc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
+                 nm, a->offset, a->align);
+        if ((a->kind == WA_ARG_GLOBAL_BUFFER || a->kind == WA_ARG_DYNAMIC_SHARED_POINTER) &&
+            a->size != 8)
+            verr(V, loc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
+                 a->size);
+        if ((unsigned long long)a->offset + a->size > 65536ull)
+            verr(V, loc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
+        for (unsigned j = 0; j < i; j++) {
+            const wa_kernel_arg *b = &p->args[j].arg;
+            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+                verr(V, loc, "argument %u '%s' overlaps argument %u '%s'", i, nm, j,
+                     b->name ? b->name : "(unnamed)");
+        }
+    }
+}
+
+/* ---- operands ----------------------------------------------------------------------------------- */
+
+/* Registers an operand position needs when the table says "decided by modifiers". */
+static int variable_size(vstate *V, const wa_instr *in, const wa_isa_info *info, unsigned idx,
+                         unsigned *size)
+{
+    const wa_isa_operand *spec = &info->operands[idx];
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    if (info->format == WA_FMT_MUBUF && strcmp(spec->name, "vaddr") == 0) {
+        unsigned f = in->mods.flags & (WA_MOD_OFFEN | WA_MOD_IDXEN);
+        *size = f == (WA_MOD_OFFEN | WA_MOD_IDXEN) ? 2 : f ? 1 : 0;
+        return 1;
+    }
+    if (info->format == WA_FMT_GLOBAL && strcmp(spec->name, "vaddr") == 0) {
+        const wa_operand *saddr = NULL;
+        for (unsigned k = 0; k < in->nops; k++)
+            if (strcmp(info->operands[k].name, "saddr") == 0)
+                saddr = &in->ops[k];
+        *size = saddr && saddr->kind != WA_OPND_OFF ? 1 : 2;
+        return 1;
+    }
+    if (info->flags & WA_IF_F8F6F4) {
+        unsigned fmtcode = strcmp(spec->name, "srcA") == 0 ? in->mods.cbsz : in->mods.blgp;
+        static const unsigned regs[5] = { 8, 8, 6, 6, 4 };
+        if (fmtcode > 4) {
+            verr(V, loc, "%s %u is not an F8F6F4 format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)",
+                 strcmp(spec->name, "srcA") == 0 ? "cbsz" : "blgp", fmtcode);
+            return 0;
+        }
+        *size = regs[fmtcode];
+        return 1;
+    }
+    *size = 0;
+    return 1;
+}
+
+typedef struct scalar_read {
+    const wa_operand *o;
+} scalar_read;
+
+static int same_scalar(const wa_operand *a, const wa_operand *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind == WA_OPND_SPECIAL)
+        return a->id == b->id;
+    if (a->kind == WA_OPND_VIRT)
+        return a->id == b->id && a->first == b->first && a->count == b->count;
+    return a->id == b->id && a->count == b->count; /* PHYS */
+}
+
+static int is_reg(const wa_operand *o)
+{
+    return o->kind == WA_OPND_VIRT || o->kind == WA_OPND_PHYS;
+}
+
+static void check_alignment(vstate *V, const wa_instr *in, const wa_isa_info *info,
+                            const wa_operand *o, unsigned idx, unsigned size)
+{
+    wa_reg_class cls = (wa_reg_class)o->reg_class;
+    unsigned need = wa_target_tuple_align(V->target, cls, size);
+    char b1[64];
+    if (need <= 1)
+        return;
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    if (o->kind == WA_OPND_PHYS) {
+        if (o->id % need)
+            verr(V, loc, "misaligned tuple %s for %s operand %s: %u-register %s tuples must start at a multiple of %u on %s",
+                 otext(V, o, b1, sizeof(b1)), info->mnemonic, info->operands[idx].name, size,
+                 cls == WA_REG_SGPR ? "SGPR" : cls == WA_REG_VGPR ? "VGPR" : "AGPR", need,
+                 wa_target_name(V->target));
+    } else {
+        const wa_vreg *v = &V->prog->vregs[o->id];
+        if (v->align < need || o->first % need)
+            verr(V, loc, "misaligned tuple %s for %s operand %s: needs alignment %u on %s (register alignment %u, first component %u)",
+                 otext(V, o, b1, sizeof(b1)), info->mnemonic, info->operands[idx].name, need,
+                 wa_target_name(V->target), v->align, o->first);
+    }
+}
+
+static int needs_vop3(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC)
+        return info->format == WA_FMT_VOP3 || info->format == WA_FMT_VOP3P;
+    for (unsigned k = 0; k < in->nops; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        const wa_operand *o = &in->ops[k];
+        if (spec->role == WA_ROLE_DEF) {
+            /* VOPC writes vcc in its 32-bit form; VOP1/VOP2 write a VGPR. */
+            if (info->format == WA_FMT_VOPC &&
+                !(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
+                return 1;
+            continue;
+        }
+        if (strcmp(spec->name, "src0") == 0)
+            continue;
+        if (strcmp(spec->name, "mask") == 0) {
+            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
+                return 1;
+            continue;
+        }
+        if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
+            return 1;
+    }
+    return 0;
+}
+
+static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *info)
+{
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    char b1[64], b2[160];
+    unsigned literals = 0;
+    uint32_t literal_bits = 0;
+    int literal_seen = 0;
+    const wa_operand *scalars[WA_ISA_MAX_OPERANDS];
+    unsigned nscalars = 0;
+    int is_valu = info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+                  info->format == WA_FMT_VOPC || info->format == WA_FMT_VOP3 ||
+                  info->format == WA_FMT_VOP3P;
+
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        const wa_operand *o = &in->ops[k];
+        unsigned cls = spec->classes;
+        int ok = 1;
+        switch (o->kind) {
+        case WA_OPND_VIRT:
+        case WA_OPND_PHYS:
+            ok = (o->reg_class == WA_REG_VGPR && (cls & WA_OC_VGPR)) ||
+                 (o->reg_class == WA_REG_SGPR && (cls & WA_OC_SGPR)) ||
+                 (o->reg_class == WA_REG_AGPR && (cls & WA_OC_AGPR));
+            break;
+        case WA_OPND_SPECIAL:
+            ok = (cls & WA_OC_SPECIAL) != 0;
+            if (ok && o->id == WA_SPECIAL_SCC) {
+                verr(V, loc, "%s operand %s: scc is implicit and cannot be an explicit operand",
+                     info->mnemonic, spec->name);
+                continue;
+            }
+            if (ok && spec->role != WA_ROLE_USE && (info->flags & WA_IF_NO_SPECIAL_DST)) {
+                verr(V, loc, "%s operand %s: the destination must be a numbered SGPR, not %s",
+                     info->mnemonic, spec->name, otext(V, o, b1, sizeof(b1)));
+                continue;
+            }
+            break;
+        case WA_OPND_IMM:
+        case WA_OPND_FIMM:
+            ok = (cls & (WA_OC_INLINE | WA_OC_LITERAL | WA_OC_IMM)) != 0;
+            break;
+        case WA_OPND_LABEL:
+            ok = (cls & WA_OC_LABEL) != 0;
+            break;
+        case WA_OPND_OFF:
+            ok = (cls & WA_OC_OFF) != 0;
+            break;
+        default:
+            ok = 0;
+        }
+        if (!ok) {
+            verr(V, loc, "%s operand %u (%s): expected %s, got %s %s", info->mnemonic, k,
+                 spec->name, class_list(cls, b2, sizeof(b2)), kind_word(o),
+                 o->kind == WA_OPND_NONE ? "" : otext(V, o, b1, sizeof(b1)));
+            continue;
+        }
+        if (V->flags & WA_VALIDATE_PHYSICAL && o->kind == WA_OPND_VIRT) {
+            verr(V, loc, "%s operand %s: virtual register %s not allowed (registers must be allocated)",
+                 info->mnemonic, spec->name, otext(V, o, b1, sizeof(b1)));
+            continue;
+        }
+
+        /* Immediates. */
+        if (o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM) {
+            if ((cls & WA_OC_IMM) && o->kind == WA_OPND_IMM) {
+                if (o->imm.i < spec->imm_min || o->imm.i > spec->imm_max)
+                    verr(V, loc, "%s operand %s: %lld out of range (%d..%d)", info->mnemonic,
+                         spec->name, (long long)o->imm.i, spec->imm_min, spec->imm_max);
+                continue;
+            }
+            if ((cls & WA_OC_IMM) && !(cls & (WA_OC_INLINE | WA_OC_LITERAL))) {
+                verr(V, loc, "%s operand %s: expected an integer", info->mnemonic, spec->name);
+                continue;
+            }
+            if ((cls & WA_OC_INLINE) && wa_imm_is_inline(o, (wa_data_type)spec->type))
+                continue;
+            uint32_t bits;
+            if (!(cls & WA_OC_LITERAL)) {
+                verr(V, loc, "%s operand %s: %s is not an inline constant (-16..64, +-0.5, +-1.0, +-2.0, +-4.0, 1/(2*pi)) and this position takes no literal",
+                     info->mnemonic, spec->name, otext(V, o, b1, sizeof(b1)));
+                continue;
+            }
+            if (!wa_imm_bits32(o, (wa_data_type)spec->type, &bits)) {
+                verr(V, loc, "%s operand %s: %s does not fit a 32-bit literal", info->mnemonic,
+                     spec->name, otext(V, o, b1, sizeof(b1)));
+                continue;
+            }
+            if (!literal_seen || bits != literal_bits)
+                literals++;
+            literal_seen = 1;
+            literal_bits = bits;
+            continue;
+        }
+        if (!is_reg(o) && o->kind != WA_OPND_SPECIAL)
+            continue;
+
+        /* Size. */
+        unsigned want = spec->size;
+        if (want == 0 && !variable_size(V, in, info, k, &want))
+            continue;
+        unsigned have = wa_operand_regs(V->prog, o);
+        if (want == 0) {
+            if (o->kind != WA_OPND_OFF)
+                verr(V, loc, "%s operand %s must be 'off' without offen/idxen", info->mnemonic,
+                     spec->name);
+            continue;
+        }
+        if (have != want) {
+            verr(V, loc, "%s operand %s: expected %u register%s, got %u (%s)", info->mnemonic,
+                 spec->name, want, want == 1 ? "" : "s", have, otext(V, o, b1, sizeof(b1)));
+            continue;
+        }
+        if (o->kind == WA_OPND_PHYS) {
+            unsigned limit = o->reg_class == WA_REG_SGPR ? WA_MAX_SGPR : WA_MAX_VGPR;
+            if (o->id + o->count > limit) {
+                verr(V, loc, "%s operand %s: %s is outside the register file (%s%u at most)",
+                     info->mnemonic, spec->name, otext(V, o, b1, sizeof(b1)),
+                     o->reg_class == WA_REG_SGPR ? "s" : o->reg_class == WA_REG_VGPR ? "v" : "a",
+                     limit - 1);
+                continue;
+            }
+        }
+        if (is_reg(o))
+            check_alignment(V, in, info, o, k, want);
+
+        /* Scalar reads for the constant bus. */
+        if (is_valu && spec->role != WA_ROLE_DEF &&
+            (o->kind == WA_OPND_SPECIAL || o->reg_class == WA_REG_SGPR)) {
+            int exempt = info->hazard == WA_HZ_WRITELANE && strcmp(spec->name, "ssrc1") == 0 &&
+                         o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_M0;
+            int dup = 0;
+            for (unsigned s = 0; s < nscalars; s++)
+                dup |= same_scalar(scalars[s], o);
+            if (!exempt && !dup)
+                scalars[nscalars++] = o;
+        }
+    }
+
+    /* Mismatched `off`/offen combinations for MUBUF vaddr. */
+    if (info->format == WA_FMT_MUBUF) {
+        for (unsigned k = 0; k < in->nops; k++)
+            if (strcmp(info->operands[k].name, "vaddr") == 0 && in->ops[k].kind == WA_OPND_OFF &&
+                (in->mods.flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)))
+                verr(V, loc, "%s: vaddr is 'off' but offen/idxen asks for an address VGPR",
+                     info->mnemonic);
+    }
+
+    if (literals > 1)
+        verr(V, loc, "%s: only one distinct 32-bit literal is allowed per instruction",
+             info->mnemonic);
+    if (literals && needs_vop3(in, info))
+        verr(V, loc, "%s: a literal needs the 32-bit encoding (src1 a VGPR, destination vcc for compares and masks); VOP3 takes no literal on %s",
+             info->mnemonic, wa_target_name(V->target));
+    if (is_valu && nscalars + literals > 1)
+        verr(V, loc, "%s reads %u scalar values (SGPRs, vcc, m0, exec or literals); the constant bus allows 1 on %s",
+             info->mnemonic, nscalars + literals, wa_target_name(V->target));
+}
+
+/* ---- MFMA --------------------------------------------------------------------------------------- */
+
+static int overlap(const wa_operand *a, const wa_operand *b, int *identical)
+{
+    *identical = 0;
+    if (!is_reg(a) || !is_reg(b) || a->kind != b->kind || a->reg_class != b->reg_class)
+        return 0;
+    if (a->kind == WA_OPND_VIRT) {
+        if (a->id != b->id)
+            return 0;
+        *identical = a->first == b->first && a->count == b->count;
+        return a->first < b->first + b->count && b->first < a->first + a->count;
+    }
+    *identical = a->id == b->id && a->count == b->count;
+    return a->id < b->id + b->count && b->id < a->id + a->count;
+}
+
+static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
+{
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    const wa_operand *d = &in->ops[0], *c = &in->ops[3];
+    if (is_reg(c) && is_reg(d) && c->reg_class != d->reg_class)
+        verr(V, loc, "%s: srcC and vdst must both be VGPRs or both AGPRs", info->mnemonic);
+    int same;
+    if (overlap(d, c, &same) && !same)
+        verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
+    const wa_mods *m = &in->mods;
+    if (info->flags & WA_IF_F8F6F4) {
+        if (m->abid)
+            verr(V, loc, "%s takes no abid", info->mnemonic);
+    } else {
+        if (m->cbsz > 7 || m->abid > 15 || m->blgp > 7)
+            verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
+        else if (m->abid >= (1u << m->cbsz))
+            verr(V, loc, "%s: abid %u must be below 2^cbsz = %u", info->mnemonic, m->abid,
+                 1u << m->cbsz);
+        if (m->op_sel || m->op_sel_hi)
+            verr(V, loc, "%s takes no op_sel/op_sel_hi", info->mnemonic);
+    }
+}
+
+/* ---- modifiers ---------------------------------------------------------------------------------- */
+
+static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
+{
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    const wa_mods *m = &in->mods;
+    unsigned allowed = 0;
+    const char *mn = info->mnemonic;
+    switch (info->format) {
+    case WA_FMT_MUBUF:
+        allowed = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS;
+        if (m->offset < 0 || m->offset > 4095)
+            verr(V, loc, "%s: offset %d out of range (0..4095)", mn, m->offset);
+        break;
+    case WA_FMT_GLOBAL:
+        allowed = WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC;
+        if (m->offset < -4096 || m->offset > 4095)
+            verr(V, loc, "%s: offset %d out of range (-4096..4095)", mn, m->offset);
+        break;
+    case WA_FMT_SMEM:
+        allowed = WA_MOD_GLC;
+        if (m->offset)
+            verr(V, loc, "%s: the offset is an operand, not an offset: modifier", mn);
+        break;
+    case WA_FMT_DS:
+        if (info->flags & WA_IF_DS_2ADDR) {
+            if (m->offset < 0 || m->offset > 255 || m->offset1 < 0 || m->offset1 > 255)
+                verr(V, loc, "%s: offset0/offset1 must be 0..255 (units of the element size)", mn);
+        } else if (m->offset < 0 || m->offset > 65535) {
+            verr(V, loc, "%s: offset %d out of range (0..65535)", mn, m->offset);
+        }
+        break;
+    default:
+        if (m->offset)
+            verr(V, loc, "%s takes no offset", mn);
+        break;
+    }
+    if (!(info->flags & WA_IF_DS_2ADDR) && m->offset1)
+        verr(V, loc, "%s takes no offset1", mn);
+    if ((m->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
+        verr(V, loc, "%s has no lds form", mn);
+    if ((info->flags & WA_IF_LDS_DMA) && !(m->flags & WA_MOD_LDS))
+        verr(V, loc, "%s (lds form) needs the lds modifier", mn);
+    if (m->flags & ~allowed & ~(unsigned)WA_MOD_LDS)
+        verr(V, loc, "%s: modifier%s not valid for this instruction", mn,
+             (m->flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)) && info->format != WA_FMT_MUBUF
+                 ? " offen/idxen"
+                 : " (cache policy)");
+    if (info->format != WA_FMT_MAI && (m->cbsz || m->abid || m->blgp || m->op_sel || m->op_sel_hi))
+        verr(V, loc, "%s takes no cbsz/abid/blgp/op_sel", mn);
+    if (info->flags & WA_IF_WAITCNT) {
+        if (m->vmcnt > 63 || m->lgkmcnt > 15 || m->expcnt > 7)
+            verr(V, loc, "s_waitcnt: vmcnt must be 0..63, lgkmcnt 0..15, expcnt 0..7 on %s",
+                 wa_target_name(V->target));
+    } else if (m->vmcnt != -1 || m->lgkmcnt != -1 || m->expcnt != -1) {
+        verr(V, loc, "%s takes no vmcnt/lgkmcnt/expcnt", mn);
+    }
+}
+
+/* ---- whole program ------------------------------------------------------------------------------ */
+
+typedef struct tag_pos {
+    wa_tag tag;
+    unsigned index;
+} tag_pos;
+
+static int cmp_tag(const void *a, const void *b)
+{
+    const tag_pos *x = a, *y = b;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void check_tags(vstate *V)
+{
+    const wa_program *p = V->prog;
+    tag_pos *t = wa_mem_calloc(V->ctx, p->ninstrs + 1, sizeof(tag_pos));
+    if (!t) {
+        wa_error_nomem(V->ctx);
+        V->errors++;
+        return;
+    }
+    unsigned n = 0;
+    for (unsigned i = 0; i < p->ninstrs; i++)
+        if (p->instrs[i].tag != WA_NO_TAG)
+            t[n++] = (tag_pos){ p->instrs[i].tag, i };
+    qsort(t, n, sizeof(tag_pos), cmp_tag);
+    for (unsigned i = 1; i < n; i++)
+        if (t[i].tag == t[i - 1].tag) {
+            const wa_instr *in = &p->instrs[t[i].index];
+            const wa_instr *first = &p->instrs[t[i - 1].index];
+            if (first->line)
+                verr(V, wa_instr_loc(p, in), "duplicate tag I%u (first used on line %u)", in->tag,
+                     first->line);
+            else
+                verr(V, wa_instr_loc(p, in), "duplicate tag I%u (first used by item %u)", in->tag,
+                     t[i - 1].index);
+        }
+    wa_mem_free(V->ctx, t);
+}
+
+static void check_flow(vstate *V)
+{
+    const wa_program *p = V->prog;
+    unsigned char *placed = wa_mem_calloc(V->ctx, p->nlabels + 1, 1);
+    unsigned char *defined = wa_mem_calloc(V->ctx, p->nvregs + 1, 2);
+    if (!placed || !defined) {
+        wa_mem_free(V->ctx, placed);
+        wa_mem_free(V->ctx, defined);
+        wa_error_nomem(V->ctx);
+        V->errors++;
+        return;
+    }
+    unsigned char *reported = defined + p->nvregs + 1;
+    for (unsigned i = 0; i < p->ninstrs; i++) {
+        const wa_instr *in = &p->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        if (in->op == WA_OP_LABEL) {
+            placed[in->ops[0].id] = 1;
+            continue;
+        }
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+            unsigned role = info->operands[k].role;
+            if ((info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
+                role |= WA_ROLE_DEF;
+            if ((role & WA_ROLE_DEF) && in->ops[k].kind == WA_OPND_VIRT)
+                defined[in->ops[k].id] = 1;
+        }
+    }
+    for (unsigned i = 0; i < p->ninstrs && !limit_reached(V); i++) {
+        const wa_instr *in = &p->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind == WA_OPND_LABEL && in->op != WA_OP_LABEL && !placed[o->id])
+                verr(V, wa_instr_loc(p, in), "undefined label '%s'", p->labels[o->id].name);
+            if (o->kind == WA_OPND_VIRT && info->operands[k].role == WA_ROLE_USE &&
+                !defined[o->id] && !reported[o->id]) {
+                char b[64];
+                reported[o->id] = 1;
+                verr(V, wa_instr_loc(p, in),
+                     "virtual register %s is used but never defined", otext(V, o, b, sizeof(b)));
+            }
+        }
+    }
+    /* The wave must not run off the end of the program. */
+    const wa_instr *last = NULL;
+    for (unsigned i = p->ninstrs; i-- > 0;)
+        if (!(wa_isa_get(p->instrs[i].op)->flags & WA_IF_PSEUDO)) {
+            last = &p->instrs[i];
+            break;
+        }
+    if (!last)
+        verr(V, header_loc(p), "kernel '%s' has no instructions (it must end with s_endpgm)",
+             p->name);
+    else if (!(wa_isa_get(last->op)->flags & (WA_IF_ENDPGM | WA_IF_BRANCH)))
+        verr(V, wa_instr_loc(p, last),
+             "the last instruction must be s_endpgm or s_branch (control would run off the end)");
+    wa_mem_free(V->ctx, placed);
+    wa_mem_free(V->ctx, defined);
+}
+
+wa_status wa_program_validate(unsigned *out_errors, const wa_program *prog,
+                              const wa_validate_options *opts)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    if (out_errors)
+        *out_errors = 0;
+    wa_context *ctx = prog->ctx;
+    wa_diag_reset(ctx);
+    wa_validate_options defaults = WA_VALIDATE_OPTIONS_INIT;
+    if (!opts)
+        opts = &defaults;
+    if (opts->version < 1 || opts->version > WA_VALIDATE_OPTIONS_VERSION)
+        return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_validate_options version %u",
+                        opts->version);
+    vstate V = { prog, ctx, prog->target, opts->flags, opts->max_errors, 0 };
+    check_attributes(&V);
+    for (unsigned i = 0; i < prog->ninstrs && !limit_reached(&V); i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        wa_loc loc = wa_instr_loc(prog, in);
+        if (!info) {
+            verr(&V, loc, "unknown opcode %u", in->op);
+            continue;
+        }
+        if (info->flags & WA_IF_PSEUDO)
+            continue;
+        if (!wa_isa_available(in->op, V.target)) {
+            verr(&V, loc, "%s is not available on %s", wa_isa_mnemonic(in->op, V.target),
+                 wa_target_name(V.target) ? wa_target_name(V.target) : "this target");
+            continue;
+        }
+        if (in->nops != info->num_operands) {
+            verr(&V, loc, "%s expects %u operands, has %u", info->mnemonic, info->num_operands,
+                 in->nops);
+            continue;
+        }
+        unsigned before = V.errors;
+        check_operands(&V, in, info);
+        check_mods(&V, in, info);
+        if ((info->flags & WA_IF_MFMA) && V.errors == before)
+            check_mfma(&V, in, info);
+    }
+    if (!limit_reached(&V))
+        check_tags(&V);
+    if (!limit_reached(&V))
+        check_flow(&V);
+    if (out_errors)
+        *out_errors = V.errors;
+    return V.errors ? WA_E_VALIDATE : WA_OK;
+}
