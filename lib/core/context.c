@@ -135,6 +135,8 @@ static char *keep_string(wa_context *ctx, char *s)
 }
 
 static void record(wa_context *ctx, wa_severity sev, wa_status status, wa_loc loc,
+                   const char *fmt, va_list ap) WA_PRINTF(5, 0);
+static void record(wa_context *ctx, wa_severity sev, wa_status status, wa_loc loc,
                    const char *fmt, va_list ap)
 {
     wa_sb sb;

@@ -71,7 +71,7 @@ void wa_sb_putc(wa_sb *sb, char c);
 void wa_sb_puts(wa_sb *sb, const char *s);
 void wa_sb_putn(wa_sb *sb, const char *s, size_t n);
 void wa_sb_printf(wa_sb *sb, const char *fmt, ...) WA_PRINTF(2, 3);
-void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap);
+void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap) WA_PRINTF(2, 0);
 void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column);
 void wa_sb_free(wa_sb *sb);
 /* Moves the contents into a wa_free()-able buffer. WA_E_NOMEM if building failed. */
@@ -90,7 +90,8 @@ void wa_diag_reset(wa_context *ctx);
 /* Records an error and returns `status` so callers can `return wa_error(...)`. */
 wa_status wa_error(wa_context *ctx, wa_status status, wa_loc loc, const char *fmt, ...)
     WA_PRINTF(4, 5);
-wa_status wa_verror(wa_context *ctx, wa_status status, wa_loc loc, const char *fmt, va_list ap);
+wa_status wa_verror(wa_context *ctx, wa_status status, wa_loc loc, const char *fmt, va_list ap)
+    WA_PRINTF(4, 0);
 void wa_warning(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
 void wa_note(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
 unsigned wa_diag_error_count(const wa_context *ctx);
