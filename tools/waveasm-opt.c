@@ -1,136 +1,189 @@
 /* tools/waveasm-opt.c — command-line driver: parse text IR, validate, print IR or
-   emit assembly. Thin by design: everything is a library call. */
+   emit assembly. Thin by design: everything is a library call.
+
+   Exit status: 0 success, 1 bad input (parse, validation, I/O), 2 bad usage
+   (unknown option, missing or bad option value). */
 #include <waveasm/waveasm.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define EXIT_USAGE 2
+
+static const char *const prog_name = "waveasm-opt";
+
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: waveasm-opt [options] [input.wa | -]\n"
+            "usage: %s [options] [input.wa | -]\n"
+            "Reads one kernel in the text form (standard input if no file or '-'),\n"
+            "and prints it as text IR or as an assembly file for llvm-mc.\n"
             "  --target=<gfx90a|gfx942|gfx950>  retarget the kernel (default: its .target)\n"
             "  --emit=ir|asm                    output text IR (default) or assembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
-            "  -o <file>                        write output to <file> (default: stdout)\n"
-            "  --version, --help\n");
+            "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
+            "  --version, --help\n"
+            "Options taking a value accept both '--opt=value' and '--opt value'.\n"
+            "Exit status: 0 success, 1 invalid input, 2 usage error.\n",
+            prog_name);
 }
 
-static void report(wa_context *ctx)
+/* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
+static int usage_error(const char *before, const char *arg, const char *after)
+{
+    fprintf(stderr, "%s: error: %s'%s'%s\n(see '%s --help')\n", prog_name, before, arg, after,
+            prog_name);
+    return EXIT_USAGE;
+}
+
+/* Prints the context's diagnostics as "file:line:col: severity: message [In]".
+   Diagnostics without a location get the tool's name instead. `st` is the
+   failing status (WA_OK when reporting warnings after a success). */
+static void report(const wa_context *ctx, wa_status st)
 {
     unsigned n = wa_context_diag_count(ctx);
     if (n == 0) {
-        fprintf(stderr, "waveasm-opt: error: %s\n", wa_context_last_error(ctx));
+        if (st != WA_OK)
+            fprintf(stderr, "%s: error: %s\n", prog_name, wa_status_string(st));
         return;
     }
     for (unsigned i = 0; i < n; i++) {
         const wa_diag *d = wa_context_diag(ctx, i);
-        const char *sev = d->severity == WA_SEVERITY_ERROR ? "error"
-                        : d->severity == WA_SEVERITY_WARNING ? "warning" : "note";
-        if (d->file && d->file[0])
+        const char *sev = d->severity == WA_SEVERITY_ERROR     ? "error"
+                          : d->severity == WA_SEVERITY_WARNING ? "warning"
+                                                               : "note";
+        int has_file = d->file && d->file[0];
+        if (has_file)
             fprintf(stderr, "%s:", d->file);
         if (d->line)
             fprintf(stderr, "%u:%u:", d->line, d->col);
-        fprintf(stderr, "%s%s: %s", (d->file && d->file[0]) || d->line ? " " : "", sev,
-                d->message);
+        if (!has_file && !d->line)
+            fprintf(stderr, "%s:", prog_name);
+        fprintf(stderr, " %s: %s", sev, d->message);
         if (d->tag != WA_NO_TAG)
             fprintf(stderr, " [I%u]", d->tag);
         fputc('\n', stderr);
     }
 }
 
+/* "--name=value" or "--name value": returns the value, advances *i for the
+   second form, NULL if `a` is not this option. Sets *missing when the value is
+   absent. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    *missing = 0;
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 int main(int argc, char **argv)
 {
-    const char *input = "-", *output = NULL, *target_name = NULL;
-    int emit_asm = 0, validate = 0, tags = 1, have_input = 0;
+    const char *input = "-", *output = NULL;
+    int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
+    wa_target target = WA_TARGET_UNKNOWN;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--target=", 9) == 0) {
-            target_name = a + 9;
-        } else if (strcmp(a, "--target") == 0 && i + 1 < argc) {
-            target_name = argv[++i];
-        } else if (strcmp(a, "--emit=ir") == 0) {
-            emit_asm = 0;
-        } else if (strcmp(a, "--emit=asm") == 0) {
-            emit_asm = 1;
-        } else if (strncmp(a, "--emit=", 7) == 0) {
-            fprintf(stderr, "waveasm-opt: error: unknown --emit kind '%s' (ir, asm)\n", a + 7);
-            return 2;
+        const char *a = argv[i], *v;
+        int missing;
+        if ((v = option_value(argc, argv, &i, "--target", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs a target name");
+            if (wa_target_from_name(&target, v) != WA_OK)
+                return usage_error("unknown target ", v, " (gfx90a, gfx942, gfx950)");
+            retarget = 1;
+        } else if ((v = option_value(argc, argv, &i, "--emit", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs a kind (ir, asm)");
+            if (strcmp(v, "ir") == 0)
+                emit_asm = 0;
+            else if (strcmp(v, "asm") == 0)
+                emit_asm = 1;
+            else
+                return usage_error("unknown --emit kind ", v, " (ir, asm)");
+        } else if (strcmp(a, "-o") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("option ", a, " needs a file name");
+            output = argv[++i];
         } else if (strcmp(a, "--validate") == 0) {
             validate = 1;
         } else if (strcmp(a, "--no-tags") == 0) {
             tags = 0;
-        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
-            output = argv[++i];
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
-            printf("waveasm-opt %s\n", wa_version_string());
+            printf("%s %s\n", prog_name, wa_version_string());
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "waveasm-opt: error: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
+            return usage_error("unknown option ", a, "");
         } else {
-            if (have_input) {
-                fprintf(stderr, "waveasm-opt: error: more than one input file\n");
-                return 2;
-            }
+            if (have_input)
+                return usage_error("more than one input file: ", a, "");
             input = a;
             have_input = 1;
         }
     }
+    if (output && strcmp(output, "-") == 0)
+        output = NULL;
 
     wa_context *ctx;
     wa_context_options copts = WA_CONTEXT_OPTIONS_INIT;
     if (wa_context_create(&ctx, &copts) != WA_OK) {
-        fprintf(stderr, "waveasm-opt: error: cannot create a context\n");
+        fprintf(stderr, "%s: error: cannot create a context\n", prog_name);
         return 1;
     }
     int rc = 1;
     wa_program *prog = NULL;
     char *text = NULL;
     size_t len = 0;
-    if (wa_program_parse_file(&prog, ctx, input) != WA_OK) {
-        report(ctx);
+    wa_status st;
+    /* Each call starts by clearing the context's diagnostics: report what it
+       left (warnings on success, errors on failure) before the next call. */
+    st = wa_program_parse_file(&prog, ctx, input);
+    report(ctx, st);
+    if (st != WA_OK)
         goto done;
-    }
-    if (target_name) {
-        wa_target t;
-        if (wa_target_from_name(&t, target_name) != WA_OK) {
-            fprintf(stderr, "waveasm-opt: error: unknown target '%s' (gfx90a, gfx942, gfx950)\n",
-                    target_name);
+    if (retarget) {
+        st = wa_program_set_target(prog, target);
+        report(ctx, st);
+        if (st != WA_OK)
             goto done;
-        }
-        wa_program_set_target(prog, t);
     }
-    if (validate && wa_program_validate(NULL, prog, NULL) != WA_OK) {
-        report(ctx);
-        goto done;
+    if (validate) {
+        st = wa_program_validate(NULL, prog, NULL);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
     }
     if (emit_asm) {
         wa_emit_options eo = WA_EMIT_OPTIONS_INIT;
         if (tags)
             eo.flags |= WA_EMIT_TAGS;
-        if (wa_emit_asm(&text, &len, prog, &eo) != WA_OK) {
-            report(ctx);
-            goto done;
-        }
+        st = wa_emit_asm(&text, &len, prog, &eo);
     } else {
         wa_print_options po = WA_PRINT_OPTIONS_INIT;
         if (!tags)
             po.flags &= ~WA_PRINT_TAGS;
-        if (wa_program_print(&text, &len, prog, &po) != WA_OK) {
-            report(ctx);
-            goto done;
-        }
+        st = wa_program_print(&text, &len, prog, &po);
     }
+    report(ctx, st);
+    if (st != WA_OK)
+        goto done;
     FILE *f = output ? fopen(output, "wb") : stdout;
     if (!f) {
-        fprintf(stderr, "waveasm-opt: error: cannot write '%s'\n", output);
+        fprintf(stderr, "%s: error: cannot open '%s' for writing\n", prog_name, output);
         goto done;
     }
     int werr = fwrite(text, 1, len, f) != len;
@@ -139,7 +192,8 @@ int main(int argc, char **argv)
     else
         werr |= fflush(f) != 0;
     if (werr) {
-        fprintf(stderr, "waveasm-opt: error: write failed\n");
+        fprintf(stderr, "%s: error: cannot write '%s'\n", prog_name,
+                output ? output : "<stdout>");
         goto done;
     }
     rc = 0;

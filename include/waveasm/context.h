@@ -73,7 +73,7 @@ WA_API const wa_diag *wa_context_diag(const wa_context *ctx, unsigned index);
 /* The most recent error (or, without errors, the most recent diagnostic); NULL
    when there is none. Never NULL after a call on the context has failed. */
 WA_API const wa_diag *wa_context_last_diag(const wa_context *ctx);
-/* "file:line:col: error: message [tag I5]" for the last diagnostic, or "". Borrowed
+/* "file:line:col: error: message [I5]" for the last diagnostic, or "". Borrowed
    like wa_context_diag(). */
 WA_API const char *wa_context_last_error(const wa_context *ctx);
 WA_API void wa_context_clear_diags(wa_context *ctx);

@@ -164,8 +164,9 @@ WA_API wa_status wa_program_create(wa_program **out, wa_context *ctx, const char
 WA_API void wa_program_destroy(wa_program *prog);
 /* Deep copy, including tags and source positions. */
 WA_API wa_status wa_program_clone(wa_program **out, const wa_program *prog);
-/* 1 if the two programs have the same attributes, registers, labels and items
-   (tags included, source positions ignored), else 0. */
+/* 1 if the two programs have the same attributes, arguments, virtual registers and
+   items (operands, modifiers, tags, comments), else 0. Labels compare by name;
+   source positions are ignored. */
 WA_API int wa_program_equal(const wa_program *a, const wa_program *b);
 WA_API wa_context *wa_program_context(const wa_program *prog);
 

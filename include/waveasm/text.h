@@ -47,7 +47,9 @@ typedef struct wa_print_options {
 WA_API wa_status wa_program_print(char **out, size_t *out_len, const wa_program *prog,
                                   const wa_print_options *opts);
 
-/* Prints one item as it appears in the text form (no indentation, no newline). */
+/* Prints one item as it appears in the text form, without indentation, newline
+   or register shape annotations: "v_add_u32 %v3, %v1, %v2 ; @I5 comment", "loop:",
+   "; text". */
 WA_API wa_status wa_program_print_item(char **out, const wa_program *prog, unsigned index,
                                        const wa_print_options *opts);
 

@@ -201,6 +201,21 @@ void wa_note(wa_context *ctx, wa_loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+void wa_diag_relocate_last(wa_context *ctx, wa_loc loc)
+{
+    for (unsigned i = ctx->ndiags; i-- > 0;) {
+        wa_diag *d = &ctx->diags[i];
+        if (d->severity != WA_SEVERITY_ERROR)
+            continue;
+        char *file = wa_mem_strdup(ctx, loc.file ? loc.file : "");
+        if (file && keep_string(ctx, file))
+            d->file = file;
+        d->line = loc.line;
+        d->col = loc.col;
+        return;
+    }
+}
+
 unsigned wa_diag_error_count(const wa_context *ctx)
 {
     unsigned n = ctx->oom_pending ? 1 : 0;

@@ -95,6 +95,9 @@ wa_status wa_verror(wa_context *ctx, wa_status status, wa_loc loc, const char *f
 void wa_warning(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
 void wa_note(wa_context *ctx, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
 unsigned wa_diag_error_count(const wa_context *ctx);
+/* Gives the most recent error a location (file/line/col) it was recorded without.
+   Used by the parser when a library call it made fails. */
+void wa_diag_relocate_last(wa_context *ctx, wa_loc loc);
 /* Convenience for allocation failures. */
 wa_status wa_error_nomem(wa_context *ctx);
 

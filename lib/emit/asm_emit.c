@@ -7,6 +7,18 @@
 
 #include <string.h>
 
+/* YAML single-quoted scalar: a quote is written twice. */
+static void yaml_quoted(wa_sb *sb, const char *s)
+{
+    wa_sb_putc(sb, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            wa_sb_putc(sb, '\'');
+        wa_sb_putc(sb, *s);
+    }
+    wa_sb_putc(sb, '\'');
+}
+
 static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
 {
     for (unsigned i = 0; i < prog->ninstrs; i++) {
@@ -118,7 +130,9 @@ static void emit_metadata(wa_sb *sb, const wa_program *prog, const wa_kernel_res
             lead = "        ";
         }
         if (a->name) {
-            wa_sb_printf(sb, "%s.name: '%s'\n", lead, a->name);
+            wa_sb_printf(sb, "%s.name: ", lead);
+            yaml_quoted(sb, a->name);
+            wa_sb_putc(sb, '\n');
             lead = "        ";
         }
         wa_sb_printf(sb, "%s.offset: %u\n", lead, a->offset);

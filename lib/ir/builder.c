@@ -341,11 +341,12 @@ wa_status wa_build_comment(wa_program *prog, const char *text)
     if (!prog || !text)
         return WA_E_INVALID;
     wa_diag_reset(prog->ctx);
-    if (strchr(text, '\n'))
+    const char *c;
+    int r = wa_comment_copy(prog, text, 0, &c);
+    if (r == -1)
         return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
-                        "comments are single lines (found a newline)");
-    const char *c = wa_arena_strdup(&prog->arena, text);
-    if (!c)
+                        "comments are single lines of text (found a control character)");
+    if (r)
         return wa_error_nomem(prog->ctx);
     unsigned idx;
     wa_status st = wa_program_insert(prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, 0, 0, &idx);

@@ -110,70 +110,47 @@ static void sel_list(wa_sb *sb, const char *name, unsigned bits)
     wa_sb_printf(sb, " %s:[%u,%u,%u]", name, bits & 1u, (bits >> 1) & 1u, (bits >> 2) & 1u);
 }
 
+/* Every non-default modifier, in one canonical order, whatever the format: the
+   text form must carry invalid programs too (the validator judges them). */
 static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, wa_target t,
                         unsigned flags)
 {
     const wa_mods *m = &in->mods;
-    switch (info->format) {
-    case WA_FMT_MUBUF:
-        if (m->flags & WA_MOD_IDXEN)
-            wa_sb_puts(sb, " idxen");
-        if (m->flags & WA_MOD_OFFEN)
-            wa_sb_puts(sb, " offen");
-        if (m->offset)
-            wa_sb_printf(sb, " offset:%d", m->offset);
-        cache_bits(sb, m->flags, t, info->format);
-        if (m->flags & WA_MOD_LDS)
-            wa_sb_puts(sb, " lds");
-        break;
-    case WA_FMT_GLOBAL:
-        if (m->offset)
-            wa_sb_printf(sb, " offset:%d", m->offset);
-        cache_bits(sb, m->flags, t, info->format);
-        break;
-    case WA_FMT_SMEM:
-        cache_bits(sb, m->flags, t, info->format);
-        break;
-    case WA_FMT_DS:
-        if (info->flags & WA_IF_DS_2ADDR) {
-            if (m->offset)
-                wa_sb_printf(sb, " offset0:%d", m->offset);
-            if (m->offset1)
-                wa_sb_printf(sb, " offset1:%d", m->offset1);
-        } else if (m->offset) {
-            wa_sb_printf(sb, " offset:%d", m->offset);
-        }
-        break;
-    case WA_FMT_MAI:
-        if (m->op_sel)
-            sel_list(sb, "op_sel", m->op_sel);
-        if (m->op_sel_hi)
-            sel_list(sb, "op_sel_hi", m->op_sel_hi);
-        if (m->cbsz)
-            wa_sb_printf(sb, " cbsz:%u", m->cbsz);
-        if (m->abid)
-            wa_sb_printf(sb, " abid:%u", m->abid);
-        if (m->blgp)
-            wa_sb_printf(sb, " blgp:%u", m->blgp);
-        break;
-    default:
-        break;
+    if (m->flags & WA_MOD_IDXEN)
+        wa_sb_puts(sb, " idxen");
+    if (m->flags & WA_MOD_OFFEN)
+        wa_sb_puts(sb, " offen");
+    if (m->offset)
+        wa_sb_printf(sb, (info->flags & WA_IF_DS_2ADDR) ? " offset0:%d" : " offset:%d", m->offset);
+    if (m->offset1)
+        wa_sb_printf(sb, " offset1:%d", m->offset1);
+    cache_bits(sb, m->flags, t, info->format);
+    if (m->flags & WA_MOD_LDS)
+        wa_sb_puts(sb, " lds");
+    if (m->op_sel)
+        sel_list(sb, "op_sel", m->op_sel);
+    if (m->op_sel_hi)
+        sel_list(sb, "op_sel_hi", m->op_sel_hi);
+    if (m->cbsz)
+        wa_sb_printf(sb, " cbsz:%u", m->cbsz);
+    if (m->abid)
+        wa_sb_printf(sb, " abid:%u", m->abid);
+    if (m->blgp)
+        wa_sb_printf(sb, " blgp:%u", m->blgp);
+    int vm = m->vmcnt, lgkm = m->lgkmcnt, exp = m->expcnt;
+    if ((flags & WA_FMT_ASM) && (info->flags & WA_IF_WAITCNT) && vm == -1 && lgkm == -1 &&
+        exp == -1) {
+        /* The assembler needs at least one field: spell "wait for nothing". */
+        vm = 63;
+        exp = 7;
+        lgkm = 15;
     }
-    if (info->flags & WA_IF_WAITCNT) {
-        int vm = m->vmcnt, lgkm = m->lgkmcnt, exp = m->expcnt;
-        if ((flags & WA_FMT_ASM) && vm < 0 && lgkm < 0 && exp < 0) {
-            /* The assembler needs at least one field: spell "wait for nothing". */
-            vm = 63;
-            exp = 7;
-            lgkm = 15;
-        }
-        if (vm >= 0)
-            wa_sb_printf(sb, " vmcnt(%d)", vm);
-        if (exp >= 0)
-            wa_sb_printf(sb, " expcnt(%d)", exp);
-        if (lgkm >= 0)
-            wa_sb_printf(sb, " lgkmcnt(%d)", lgkm);
-    }
+    if (vm != -1)
+        wa_sb_printf(sb, " vmcnt(%d)", vm);
+    if (exp != -1)
+        wa_sb_printf(sb, " expcnt(%d)", exp);
+    if (lgkm != -1)
+        wa_sb_printf(sb, " lgkmcnt(%d)", lgkm);
 }
 
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,

@@ -52,6 +52,14 @@ static int f16_bits(double d, uint16_t *out)
     return 1;
 }
 
+static double f16_value(uint16_t h)
+{
+    int exp = (h >> 10) & 0x1F;
+    double m = h & 0x3FF;
+    double v = exp == 0 ? ldexp(m, -24) : ldexp(m + 1024.0, exp - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
 static const double inline_floats[] = { 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 };
 
 static int is_inline_float_value(double d)
@@ -112,6 +120,11 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
         int64_t v = o->imm.i;
         if (v >= -16 && v <= 64)
             return 1;
+        /* -16..-1 written as unsigned 32-bit (or 16-bit for f16) patterns. */
+        if ((type == WA_TY_B32 || type == WA_TY_F32) && v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
+            return 1;
+        if (type == WA_TY_F16 && v >= 0xFFF0 && v <= 0xFFFF)
+            return 1;
         /* A literal equal to an inline float pattern is encoded as that constant. */
         switch (type) {
         case WA_TY_F32:
@@ -127,7 +140,7 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
     }
     if (o->kind == WA_OPND_FIMM) {
         double d = o->imm.f;
-        if (is_inline_float_value(d) || d == 0.0)
+        if (is_inline_float_value(d) || (d == 0.0 && !signbit(d)))
             return 1;
         return is_inv2pi(d, type);
     }
@@ -158,11 +171,16 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
             uint16_t h;
             if (!f16_bits(d, &h))
                 return 0;
+            /* Like the assembler: rounding is fine, underflow is not. */
+            double back = f16_value(h);
+            if (back != d && fabs(back) < 6.103515625e-05)
+                return 0;
             *bits = h;
             return 1;
         }
-        case WA_TY_F64:
-        case WA_TY_B64: {
+        case WA_TY_B64:
+            return 0; /* 64-bit integer operands take integer literals only */
+        case WA_TY_F64: {
             uint64_t u;
             memcpy(&u, &d, sizeof(u));
             if (u & 0xFFFFFFFFull)
@@ -173,7 +191,10 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
         default: {
             if (fabs(d) > 3.4028234663852886e38)
                 return 0;
-            *bits = f32_bits((float)d);
+            float f = (float)d;
+            if ((double)f != d && fabs((double)f) < 1.1754943508222875e-38)
+                return 0; /* underflow: tiny and inexact */
+            *bits = f32_bits(f);
             return 1;
         }
         }

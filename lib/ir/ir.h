@@ -68,6 +68,15 @@ wa_status wa_program_define_vreg(wa_program *prog, unsigned id, wa_reg_class cls
                                  unsigned size, unsigned align);
 
 int wa_symbol_valid(const char *name);
+/* Kernel names: symbols that are not assembler-local (no ".L" prefix). */
+int wa_kernel_name_valid(const char *name);
+/* Label names: symbols the text form can read back in a branch operand (not a
+   register like v1/s0/a2..., a special register, `off`, `.kernel`, `.end_kernel`). */
+int wa_label_name_valid(const char *name);
+/* Copies a comment into the arena: rejects control characters (tab allowed) and
+   strips trailing blanks. *out is NULL for an empty trailing comment when
+   `empty_is_null`. Returns 0, or -1 (bad character) or -2 (no memory). */
+int wa_comment_copy(wa_program *prog, const char *text, int empty_is_null, const char **out);
 /* Effective size in registers of a register operand (handles VIRT whole-range). */
 unsigned wa_operand_regs(const wa_program *prog, const wa_operand *o);
 /* Size in registers of a special register (vcc/exec: 2, others 1). */

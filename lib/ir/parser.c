@@ -26,11 +26,26 @@ typedef struct parser {
     unsigned short hash[512];
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
+    /* Instructions written without a tag get theirs after parsing, above every
+       explicit tag, so they never collide with a tag that appears later. */
+    unsigned *untagged;
+    unsigned nuntagged, capuntagged;
+    int any_tag;
+    wa_tag max_tag;
 } parser;
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
 static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...) WA_PRINTF(4, 5);
+/* A library call made by the parser failed and recorded its own error: give that
+   error the parser's location rather than reporting it twice. */
+static wa_status relocate(parser *P, size_t pos, wa_status st)
+{
+    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    wa_diag_relocate_last(P->ctx, loc);
+    P->status = st;
+    return st;
+}
 static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...)
 {
     wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
@@ -222,9 +237,11 @@ static wa_status read_i32(parser *P, int *v, long long lo, long long hi, const c
     wa_status st = read_uint(P, &x);
     if (st)
         return st;
-    if (x > (unsigned long long)hi + (neg ? 1ull : 0ull) && !(neg && (long long)-x >= lo))
+    long long s;
+    if (neg ? x > 0x8000000000000000ull : x > 0x7FFFFFFFFFFFFFFFull)
         return perr_at(P, start, WA_E_RANGE, "%s out of range (%lld..%lld)", what, lo, hi);
-    long long s = neg ? -(long long)x : (long long)x;
+    s = neg ? (x == 0x8000000000000000ull ? (-0x7FFFFFFFFFFFFFFFll - 1) : -(long long)x)
+            : (long long)x;
     if (s < lo || s > hi)
         return perr_at(P, start, WA_E_RANGE, "%s out of range (%lld..%lld)", what, lo, hi);
     *v = (int)s;
@@ -270,7 +287,7 @@ static wa_status read_immediate(parser *P, wa_operand *o)
         double d = strtod(buf, &endp);
         if (*endp != '\0' || !is_digit(P->ls[P->pos]))
             return perr_at(P, start, WA_E_PARSE, "malformed number '%s'", buf + 1);
-        if (errno == ERANGE || !isfinite(d))
+        if (!isfinite(d) || (errno == ERANGE && d == 0.0))
             return perr_at(P, start, WA_E_RANGE, "number out of range");
         P->pos = e;
         if (is_ident_char(cur(P)))
@@ -317,9 +334,12 @@ static wa_status read_virtual(parser *P, wa_operand *o)
     wa_program *prog = P->prog;
     int known = id < prog->nvregs && prog->vregs[id].cls != WA_REG_NONE;
     if (known && prog->vregs[id].cls != cls)
-        return perr_at(P, start, WA_E_PARSE, "register %%%u was declared as a%s %s", id,
-                       prog->vregs[id].cls == WA_REG_AGPR ? "n" : "",
-                       class_word(prog->vregs[id].cls));
+        return perr_at(P, start, WA_E_PARSE, "register %%%c%u was declared as a%s %s (%%%c%u)",
+                       cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', id,
+                       prog->vregs[id].cls == WA_REG_VGPR ? "" : "n",
+                       class_word(prog->vregs[id].cls),
+                       prog->vregs[id].cls == WA_REG_VGPR ? 'v'
+                       : prog->vregs[id].cls == WA_REG_SGPR ? 's' : 'a', id);
     if (cur(P) == '<') {
         size_t ann = P->pos;
         P->pos++;
@@ -328,10 +348,11 @@ static wa_status read_virtual(parser *P, wa_operand *o)
             return st;
         if (accept(P, ',')) {
             skip_ws(P);
+            size_t wat = P->pos;
             const char *w;
             size_t n = read_ident(P, &w);
             if (!eq_n("align", w, n))
-                return PERR(P, "expected 'align=' in register shape");
+                return perr_at(P, wat, WA_E_PARSE, "expected 'align=' in register shape");
             if ((st = expect(P, '=', "'='")) || (st = read_u32(P, &align, "alignment")))
                 return st;
         }
@@ -346,20 +367,20 @@ static wa_status read_virtual(parser *P, wa_operand *o)
             if (prog->vregs[id].size != size || prog->vregs[id].align != align)
                 return perr_at(P, ann, WA_E_PARSE,
                                "register %%%c%u redeclared as <%u,align=%u>, was <%u,align=%u>",
-                               cur(P) ? 'v' : 'v', id, size, align, prog->vregs[id].size,
-                               prog->vregs[id].align);
+                               cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', id, size,
+                               align, prog->vregs[id].size, prog->vregs[id].align);
         } else {
             if ((st = wa_program_define_vreg(prog, id, cls, size, align))) {
                 P->status = st;
                 /* re-report with a location */
-                return perr_at(P, ann, st, "%s", wa_context_last_diag(P->ctx)->message);
+                return relocate(P, ann, st);
             }
             known = 1;
         }
     }
     if (!known) {
         if ((st = wa_program_define_vreg(prog, id, cls, 1, 1)))
-            return perr_at(P, start, st, "%s", wa_context_last_diag(P->ctx)->message);
+            return relocate(P, start, st);
     }
     unsigned size = prog->vregs[id].size, first = 0, count = size;
     if (cur(P) == '[') {
@@ -375,7 +396,8 @@ static wa_status read_virtual(parser *P, wa_operand *o)
             return st;
         if (b < a || b >= size)
             return perr_at(P, br, WA_E_RANGE,
-                           "components [%u:%u] outside register %%%u of size %u", a, b, id, size);
+                           "components [%u:%u] outside register %%%c%u of size %u", a, b,
+                           cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', id, size);
         first = a;
         count = b - a + 1;
     }
@@ -451,7 +473,7 @@ static wa_status label_ref(parser *P, const char *name, size_t n, size_t at, wa_
     buf[n] = '\0';
     wa_status st = wa_program_label_create(out, prog, buf);
     if (st)
-        return perr_at(P, at, st, "%s", wa_context_last_diag(P->ctx)->message);
+        return relocate(P, at, st);
     return WA_OK;
 }
 
@@ -589,7 +611,14 @@ static wa_status read_trailer(parser *P, wa_tag *tag, const char **comment)
     if (cur(P) != ';')
         return PERR(P, "unexpected '%c' (expected ',' between operands or end of line)", cur(P));
     P->pos++;
+    /* Blanks before a tag are free; a plain comment keeps all but the first blank. */
+    size_t after = P->pos;
     skip_ws(P);
+    if (!(cur(P) == '@' && peek(P, 1) == 'I' && is_digit(peek(P, 2)))) {
+        P->pos = after;
+        if (cur(P) == ' ')
+            P->pos++;
+    }
     if (cur(P) == '@' && peek(P, 1) == 'I' && is_digit(peek(P, 2))) {
         size_t at = P->pos;
         P->pos += 2;
@@ -600,7 +629,7 @@ static wa_status read_trailer(parser *P, wa_tag *tag, const char **comment)
         if (t == WA_NO_TAG)
             return perr_at(P, at, WA_E_RANGE, "tag out of range");
         *tag = t;
-        if (cur(P) == ' ')
+        if (cur(P) == ' ' || cur(P) == '\t')
             P->pos++;
         else if (!at_end(P))
             return PERR(P, "expected a space after the tag");
@@ -693,18 +722,25 @@ static wa_status parse_instruction(parser *P)
         }
         if (cur(P) == ',')
             return PERR(P, "unexpected ',' after modifiers");
+        if (info->num_operands == 0 && nops == 0 &&
+            (is_digit(cur(P)) || cur(P) == '%' || cur(P) == '-'))
+            return PERR(P, "'%s' takes no operands", wa_isa_mnemonic(op, P->prog->target));
         if (!is_ident_start(cur(P)))
             return PERR(P, "unexpected '%c' (expected ',' between operands or a modifier)",
                         cur(P));
+        if (nops > 0 && (cur(P) == 'v' || cur(P) == 's' || cur(P) == 'a') &&
+            (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+            return PERR(P, "expected ',' before another operand");
         if ((st = read_modifier(P, &mods)))
             return st;
     }
-    if ((mods.flags & WA_MOD_LDS) && info->format == WA_FMT_MUBUF) {
-        wa_opcode l = lds_variant(op);
-        if (l != WA_OP_COUNT_) {
-            op = l;
-            info = wa_isa_get(op);
-        }
+    if (mods.flags & WA_MOD_LDS) {
+        wa_opcode l = info->format == WA_FMT_MUBUF ? lds_variant(op) : WA_OP_COUNT_;
+        if (l == WA_OP_COUNT_)
+            return perr_at(P, mpos, WA_E_PARSE, "'%s' has no lds form",
+                           wa_isa_mnemonic(op, P->prog->target));
+        op = l;
+        info = wa_isa_get(op);
     }
     if (nops != info->num_operands) {
         size_t at = nops > info->num_operands ? opos[info->num_operands] : mpos;
@@ -724,10 +760,18 @@ static wa_status parse_instruction(parser *P)
     if ((st = read_trailer(P, &tag, &comment)))
         return st;
     unsigned idx;
-    st = wa_program_insert(P->prog, (wa_opcode)op, ops, nops, &mods, tag, P->line,
-                           (unsigned)mpos + 1, &idx);
+    if (tag == WA_NO_TAG && WA_GROW(P->ctx, P->untagged, P->capuntagged, P->nuntagged + 1))
+        return P->status = wa_error_nomem(P->ctx);
+    st = wa_program_insert(P->prog, (wa_opcode)op, ops, nops, &mods, tag == WA_NO_TAG ? 0 : tag,
+                           P->line, (unsigned)mpos + 1, &idx);
     if (st)
-        return perr_at(P, mpos, st, "%s", wa_context_last_diag(P->ctx)->message);
+        return relocate(P, mpos, st);
+    if (tag == WA_NO_TAG) {
+        P->untagged[P->nuntagged++] = idx;
+    } else if (!P->any_tag || tag > P->max_tag) {
+        P->any_tag = 1;
+        P->max_tag = tag;
+    }
     P->prog->instrs[idx].comment = comment;
     return WA_OK;
 }
@@ -831,7 +875,7 @@ static wa_status parse_arg(parser *P)
         return PERR(P, "argument needs 'size:'");
     st = wa_program_add_arg(NULL, P->prog, &a);
     if (st)
-        return perr_at(P, at, st, "%s", wa_context_last_diag(P->ctx)->message);
+        return relocate(P, at, st);
     return WA_OK;
 }
 
@@ -933,8 +977,8 @@ static wa_status parse_kernel_start(parser *P)
     const char *name = wa_arena_strndup(&P->prog->arena, w, n);
     if (!name)
         return P->status = wa_error_nomem(P->ctx);
-    if (!wa_symbol_valid(name))
-        return perr_at(P, npos, WA_E_PARSE, "kernel name '%s' is not a valid symbol", name);
+    if (!wa_kernel_name_valid(name))
+        return perr_at(P, npos, WA_E_PARSE, "kernel name '%s' is not a valid global symbol", name);
     P->prog->name = name;
     P->prog->header_line = P->line;
     P->in_kernel = P->seen_kernel = 1;
@@ -1009,7 +1053,7 @@ static wa_status parse_line(parser *P)
         st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, P->line,
                                (unsigned)save + 1, NULL);
         if (st)
-            return perr_at(P, save, st, "%s", wa_context_last_diag(P->ctx)->message);
+            return relocate(P, save, st);
         P->seen_item = 1;
         return WA_OK;
     }
@@ -1029,6 +1073,8 @@ static wa_status parse_all(parser *P)
         P->line++;
         P->ls = P->text + i;
         P->ll = e - i;
+        if (P->ll && P->ls[P->ll - 1] == '\r')
+            P->ll--;
         wa_status st = parse_line(P);
         if (st)
             return st;
@@ -1045,6 +1091,18 @@ static wa_status parse_all(parser *P)
         P->pos = 0;
         return PERR(P, "no kernel found (expected '.kernel <name>')");
     }
+    wa_tag next = P->any_tag ? P->max_tag + 1 : 0;
+    for (unsigned u = 0; u < P->nuntagged; u++) {
+        if (next == WA_NO_TAG) {
+            wa_instr *in = &P->prog->instrs[P->untagged[u]];
+            wa_loc loc = { P->file, in->line, in->col, WA_NO_TAG };
+            return P->status = wa_error(P->ctx, WA_E_RANGE, loc,
+                                        "no tag left for this instruction (tags end at I%u)",
+                                        WA_NO_TAG - 1);
+        }
+        P->prog->instrs[P->untagged[u]].tag = next++;
+    }
+    P->prog->next_tag = next;
     return WA_OK;
 }
 
@@ -1055,7 +1113,7 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
         return WA_E_INVALID;
     *out = NULL;
     wa_diag_reset(ctx);
-    wa_program *prog;
+    wa_program *prog = NULL;
     wa_status st = wa_program_create(&prog, ctx, "unnamed");
     if (st)
         return st;
@@ -1078,6 +1136,7 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
     P->len = len;
     build_hash(P);
     st = parse_all(P);
+    wa_mem_free(ctx, P->untagged);
     wa_mem_free(ctx, P);
     if (st) {
         wa_program_destroy(prog);

@@ -63,7 +63,10 @@ static void print_item(wa_sb *sb, const wa_program *prog, const wa_instr *in,
         return;
     }
     if (in->op == WA_OP_COMMENT) {
-        wa_sb_printf(sb, "  ; %s", in->comment ? in->comment : "");
+        if (in->comment && in->comment[0])
+            wa_sb_printf(sb, "  ; %s", in->comment);
+        else
+            wa_sb_puts(sb, "  ;");
         return;
     }
     size_t start = sb->len;
@@ -102,7 +105,7 @@ wa_status wa_program_print(char **out, size_t *out_len, const wa_program *prog,
     *out = NULL;
     wa_context *ctx = prog->ctx;
     wa_diag_reset(ctx);
-    unsigned flags;
+    unsigned flags = 0;
     wa_status st = check_print_options(prog, opts, &flags);
     if (st)
         return st;
@@ -139,19 +142,28 @@ wa_status wa_program_print_item(char **out, const wa_program *prog, unsigned ind
     wa_diag_reset(prog->ctx);
     if (index >= prog->ninstrs)
         return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "item %u out of range", index);
-    unsigned flags;
+    unsigned flags = 0;
     wa_status st = check_print_options(prog, opts, &flags);
     if (st)
         return st;
     wa_sb sb;
     wa_sb_init(&sb, prog->ctx);
     const wa_instr *in = &prog->instrs[index];
-    if (in->op == WA_OP_LABEL || in->op == WA_OP_COMMENT) {
-        print_item(&sb, prog, in, NULL, flags);
+    if (in->op == WA_OP_LABEL) {
+        wa_sb_printf(&sb, "%s:", prog->labels[in->ops[0].id].name);
+    } else if (in->op == WA_OP_COMMENT) {
+        wa_sb_printf(&sb, "; %s", in->comment ? in->comment : "");
     } else {
         wa_format_instr(&sb, prog, in, NULL, WA_FMT_NO_DECL);
-        if ((flags & WA_PRINT_TAGS) && in->tag != WA_NO_TAG)
-            wa_sb_printf(&sb, " ; @I%u", in->tag);
+        int tag = (flags & WA_PRINT_TAGS) && in->tag != WA_NO_TAG;
+        int comment = (flags & WA_PRINT_COMMENTS) && in->comment;
+        if (tag || comment) {
+            wa_sb_puts(&sb, " ;");
+            if (tag)
+                wa_sb_printf(&sb, " @I%u", in->tag);
+            if (comment)
+                wa_sb_printf(&sb, " %s", in->comment);
+        }
     }
     return wa_sb_finish(&sb, out, NULL);
 }

@@ -32,6 +32,45 @@ int wa_symbol_valid(const char *name)
     return (size_t)(p - (const unsigned char *)name) <= 255;
 }
 
+int wa_kernel_name_valid(const char *name)
+{
+    return wa_symbol_valid(name) && strncmp(name, ".L", 2) != 0;
+}
+
+int wa_label_name_valid(const char *name)
+{
+    static const char *const reserved[] = {
+        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "off",
+        ".kernel", ".end_kernel",
+    };
+    if (!wa_symbol_valid(name))
+        return 0;
+    if ((name[0] == 'v' || name[0] == 's' || name[0] == 'a') && name[1] >= '0' && name[1] <= '9')
+        return 0;
+    for (unsigned i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return 0;
+    return 1;
+}
+
+int wa_comment_copy(wa_program *prog, const char *text, int empty_is_null, const char **out)
+{
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7F)
+            return -1;
+    }
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    if (n == 0 && empty_is_null) {
+        *out = NULL;
+        return 0;
+    }
+    *out = wa_arena_strndup(&prog->arena, text, n);
+    return *out ? 0 : -2;
+}
+
 /* ---- lifetime ------------------------------------------------------------------------ */
 
 static wa_status program_alloc(wa_program **out, wa_context *ctx)
@@ -57,10 +96,10 @@ wa_status wa_program_create(wa_program **out, wa_context *ctx, const char *name)
         return WA_E_INVALID;
     *out = NULL;
     wa_diag_reset(ctx);
-    if (!wa_symbol_valid(name))
+    if (!wa_kernel_name_valid(name))
         return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE,
-                        "kernel name '%s' is not a valid symbol", name ? name : "(null)");
-    wa_program *p;
+                        "kernel name '%s' is not a valid global symbol", name ? name : "(null)");
+    wa_program *p = NULL;
     wa_status st = program_alloc(&p, ctx);
     if (st)
         return st;
@@ -108,7 +147,7 @@ wa_status wa_program_clone(wa_program **out, const wa_program *src)
     *out = NULL;
     wa_context *ctx = src->ctx;
     wa_diag_reset(ctx);
-    wa_program *p;
+    wa_program *p = NULL;
     wa_status st = program_alloc(&p, ctx);
     if (st)
         return st;
@@ -169,7 +208,9 @@ static int str_eq(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-static int operand_eq(const wa_operand *a, const wa_operand *b)
+/* Labels compare by name: ids are an artefact of creation order. */
+static int operand_eq(const wa_program *pa, const wa_operand *a, const wa_program *pb,
+                      const wa_operand *b)
 {
     if (a->kind != b->kind)
         return 0;
@@ -180,8 +221,9 @@ static int operand_eq(const wa_operand *a, const wa_operand *b)
     case WA_OPND_PHYS:
         return a->id == b->id && a->count == b->count && a->reg_class == b->reg_class;
     case WA_OPND_SPECIAL:
-    case WA_OPND_LABEL:
         return a->id == b->id;
+    case WA_OPND_LABEL:
+        return str_eq(pa->labels[a->id].name, pb->labels[b->id].name);
     case WA_OPND_IMM:
         return a->imm.i == b->imm.i;
     case WA_OPND_FIMM:
@@ -205,8 +247,7 @@ int wa_program_equal(const wa_program *a, const wa_program *b)
         return a == b;
     if (!str_eq(a->name, b->name) || a->target != b->target ||
         memcmp(a->wg, b->wg, sizeof(a->wg)) != 0 || a->lds_bytes != b->lds_bytes ||
-        a->abi_mask != b->abi_mask || a->nargs != b->nargs || a->ninstrs != b->ninstrs ||
-        a->nlabels != b->nlabels)
+        a->abi_mask != b->abi_mask || a->nargs != b->nargs || a->ninstrs != b->ninstrs)
         return 0;
     for (unsigned i = 0; i < a->nargs; i++) {
         const wa_kernel_arg *x = &a->args[i].arg, *y = &b->args[i].arg;
@@ -222,16 +263,13 @@ int wa_program_equal(const wa_program *a, const wa_program *b)
         if (x.cls != y.cls || (x.cls && (x.size != y.size || x.align != y.align)))
             return 0;
     }
-    for (unsigned i = 0; i < a->nlabels; i++)
-        if (!str_eq(a->labels[i].name, b->labels[i].name))
-            return 0;
     for (unsigned i = 0; i < a->ninstrs; i++) {
         const wa_instr *x = &a->instrs[i], *y = &b->instrs[i];
         if (x->op != y->op || x->nops != y->nops || x->tag != y->tag ||
             !str_eq(x->comment, y->comment) || !mods_eq(&x->mods, &y->mods))
             return 0;
         for (unsigned k = 0; k < x->nops; k++)
-            if (!operand_eq(&x->ops[k], &y->ops[k]))
+            if (!operand_eq(a, &x->ops[k], b, &y->ops[k]))
                 return 0;
     }
     return 1;
@@ -249,9 +287,9 @@ wa_status wa_program_set_name(wa_program *prog, const char *name)
     if (!prog)
         return WA_E_INVALID;
     wa_diag_reset(prog->ctx);
-    if (!wa_symbol_valid(name))
+    if (!wa_kernel_name_valid(name))
         return wa_error(prog->ctx, WA_E_INVALID, prog_loc(prog),
-                        "kernel name '%s' is not a valid symbol", name ? name : "(null)");
+                        "kernel name '%s' is not a valid global symbol", name ? name : "(null)");
     const char *n = wa_arena_strdup(&prog->arena, name);
     if (!n)
         return wa_error_nomem(prog->ctx);
@@ -459,6 +497,9 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
     a.offset = offset;
     a.align = align;
     a.name = NULL;
+    if (arg->name && arg->name[0] && !wa_symbol_valid(arg->name))
+        return wa_error(ctx, WA_E_INVALID, prog_loc(prog),
+                        "argument name '%s' is not a valid identifier", arg->name);
     if (arg->name && arg->name[0]) {
         a.name = wa_arena_strdup(&prog->arena, arg->name);
         if (!a.name)
@@ -478,8 +519,11 @@ unsigned wa_program_arg_count(const wa_program *prog)
 
 wa_status wa_program_arg(wa_kernel_arg *out, const wa_program *prog, unsigned index)
 {
-    if (!out || !prog || index >= prog->nargs)
+    if (!out || !prog)
         return WA_E_INVALID;
+    if (index >= prog->nargs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "argument index %u out of range (%u arguments)", index, prog->nargs);
     *out = prog->args[index].arg;
     return WA_OK;
 }
@@ -582,8 +626,11 @@ unsigned wa_program_vreg_count(const wa_program *prog)
 wa_status wa_program_vreg_info(wa_reg_class *out_class, unsigned *out_size, unsigned *out_align,
                                const wa_program *prog, unsigned id)
 {
-    if (!prog || id >= prog->nvregs)
+    if (!prog)
         return WA_E_INVALID;
+    if (id >= prog->nvregs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "virtual register id %u out of range (%u ids)", id, prog->nvregs);
     if (out_class)
         *out_class = (wa_reg_class)prog->vregs[id].cls;
     if (out_size)
@@ -615,8 +662,10 @@ wa_status wa_program_label_create(wa_label *out, wa_program *prog, const char *n
         }
         name = buf;
     }
-    if (!wa_symbol_valid(name))
-        return wa_error(ctx, WA_E_INVALID, prog_loc(prog), "label name '%s' is not a valid symbol",
+    if (!wa_label_name_valid(name))
+        return wa_error(ctx, WA_E_INVALID, prog_loc(prog),
+                        "label name '%s' is not a valid label (a symbol that is not a register, "
+                        "special register or 'off')",
                         name);
     for (unsigned i = 0; i < prog->nlabels; i++)
         if (strcmp(prog->labels[i].name, name) == 0)
@@ -700,6 +749,24 @@ static int label_placed(const wa_program *prog, unsigned label)
     return 0;
 }
 
+/* Field widths of wa_mods that the IR can represent. */
+static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc loc)
+{
+    const unsigned known = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC |
+                           WA_MOD_LDS;
+    if (m->version < 1 || m->version > WA_MODS_VERSION)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "unknown wa_mods version %u", m->version);
+    if (m->flags & ~known)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "unknown modifier flags 0x%x",
+                        m->flags & ~known);
+    if (m->op_sel > 7 || m->op_sel_hi > 7)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "op_sel/op_sel_hi have 3 bits");
+    if (m->vmcnt < -1 || m->lgkmcnt < -1 || m->expcnt < -1)
+        return wa_error(prog->ctx, WA_E_INVALID, loc,
+                        "waitcnt fields are -1 (no wait) or a non-negative count");
+    return WA_OK;
+}
+
 wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *ops, unsigned nops,
                             const wa_mods *mods, wa_tag tag, unsigned line, unsigned col,
                             unsigned *out_index)
@@ -714,8 +781,11 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
                         info->num_operands, info->num_operands == 1 ? "" : "s", nops);
     if (nops && !ops)
         return wa_error(ctx, WA_E_INVALID, loc, "operands missing");
-    if (mods && (mods->version < 1 || mods->version > WA_MODS_VERSION))
-        return wa_error(ctx, WA_E_INVALID, loc, "unknown wa_mods version %u", mods->version);
+    if (mods) {
+        wa_status mst = check_mods_fields(prog, mods, loc);
+        if (mst)
+            return mst;
+    }
     for (unsigned i = 0; i < nops; i++) {
         wa_status st = check_operand(prog, &ops[i], i, loc);
         if (st)
@@ -750,6 +820,10 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
                 o->count = (uint16_t)(prog->vregs[o->id].size - o->first);
         }
     }
+    if (mods && (mods->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
+        return wa_error(ctx, WA_E_INVALID, loc,
+                        "%s with WA_MOD_LDS: use the lds form of the opcode (wa_build_mubuf picks it)",
+                        info->mnemonic);
     wa_mods defaults = WA_MODS_INIT;
     in.mods = mods ? *mods : defaults;
     in.mods.version = WA_MODS_VERSION;
@@ -758,6 +832,9 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
     if (info->flags & WA_IF_PSEUDO) {
         in.tag = WA_NO_TAG;
     } else if (tag == WA_NO_TAG) {
+        if (prog->next_tag == WA_NO_TAG)
+            return wa_error(ctx, WA_E_RANGE, loc, "no tag left for a new instruction (tags end at I%u)",
+                            WA_NO_TAG - 1);
         in.tag = prog->next_tag++;
     } else {
         in.tag = tag;
@@ -783,8 +860,11 @@ unsigned wa_program_size(const wa_program *prog)
 
 wa_status wa_program_get(wa_instr_view *out, const wa_program *prog, unsigned index)
 {
-    if (!out || !prog || index >= prog->ninstrs)
+    if (!out || !prog)
         return WA_E_INVALID;
+    if (index >= prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "item %u out of range (%u items)",
+                        index, prog->ninstrs);
     const wa_instr *in = &prog->instrs[index];
     out->opcode = (wa_opcode)in->op;
     out->tag = in->tag;
@@ -807,21 +887,29 @@ wa_status wa_program_find_tag(unsigned *out_index, const wa_program *prog, wa_ta
             return WA_OK;
         }
     }
-    return WA_E_NOT_FOUND;
+    return wa_error(prog->ctx, WA_E_NOT_FOUND, WA_LOC_NONE, "no instruction with tag I%u", tag);
 }
 
 wa_status wa_program_set_insert_point(wa_program *prog, unsigned index)
 {
-    if (!prog || (index != WA_END && index > prog->ninstrs))
+    if (!prog)
         return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    if (index != WA_END && index > prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "insert point %u out of range (%u items)", index, prog->ninstrs);
     prog->insert_at = index;
     return WA_OK;
 }
 
 wa_status wa_program_erase(wa_program *prog, unsigned index)
 {
-    if (!prog || index >= prog->ninstrs)
+    if (!prog)
         return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    if (index >= prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "item %u out of range (%u items)",
+                        index, prog->ninstrs);
     memmove(&prog->instrs[index], &prog->instrs[index + 1],
             (prog->ninstrs - index - 1) * sizeof(wa_instr));
     prog->ninstrs--;
@@ -832,9 +920,23 @@ wa_status wa_program_erase(wa_program *prog, unsigned index)
 
 wa_status wa_program_move(wa_program *prog, unsigned from, unsigned to)
 {
-    if (!prog || from >= prog->ninstrs || to >= prog->ninstrs)
+    if (!prog)
         return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    if (from >= prog->ninstrs || to >= prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "move %u -> %u out of range (%u items)", from, to, prog->ninstrs);
     wa_instr in = prog->instrs[from];
+    /* The insert point stays in front of the same item. */
+    unsigned ip = prog->insert_at;
+    if (ip != WA_END && ip < prog->ninstrs) {
+        if (ip == from)
+            prog->insert_at = to;
+        else if (from < ip && ip <= to)
+            prog->insert_at = ip - 1;
+        else if (to <= ip && ip < from)
+            prog->insert_at = ip + 1;
+    }
     if (from < to)
         memmove(&prog->instrs[from], &prog->instrs[from + 1], (to - from) * sizeof(wa_instr));
     else if (from > to)
@@ -846,10 +948,13 @@ wa_status wa_program_move(wa_program *prog, unsigned from, unsigned to)
 wa_status wa_program_set_operand(wa_program *prog, unsigned index, unsigned operand,
                                  wa_operand value)
 {
-    if (!prog || index >= prog->ninstrs)
+    if (!prog)
         return WA_E_INVALID;
-    wa_instr *in = &prog->instrs[index];
     wa_diag_reset(prog->ctx);
+    if (index >= prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "item %u out of range (%u items)",
+                        index, prog->ninstrs);
+    wa_instr *in = &prog->instrs[index];
     if (operand >= in->nops)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "operand index %u out of range", operand);
@@ -868,11 +973,19 @@ wa_status wa_program_set_operand(wa_program *prog, unsigned index, unsigned oper
 
 wa_status wa_program_set_mods(wa_program *prog, unsigned index, const wa_mods *mods)
 {
-    if (!prog || !mods || index >= prog->ninstrs)
+    if (!prog)
         return WA_E_INVALID;
-    if (mods->version < 1 || mods->version > WA_MODS_VERSION)
-        return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    if (!mods || index >= prog->ninstrs)
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        mods ? "item %u out of range" : "mods missing (item %u)", index);
     wa_instr *in = &prog->instrs[index];
+    wa_status mst = check_mods_fields(prog, mods, wa_instr_loc(prog, in));
+    if (mst)
+        return mst;
+    if ((mods->flags & WA_MOD_LDS) && !(wa_isa_get(in->op)->flags & WA_IF_LDS_DMA))
+        return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
+                        "WA_MOD_LDS on an instruction that is not an lds form");
     unsigned keep_lds = in->mods.flags & WA_MOD_LDS &&
                         (wa_isa_get(in->op)->flags & WA_IF_LDS_DMA);
     in->mods = *mods;
@@ -895,11 +1008,12 @@ wa_status wa_program_set_comment(wa_program *prog, wa_tag tag, const char *text)
         prog->instrs[idx].comment = NULL;
         return WA_OK;
     }
-    if (strchr(text, '\n'))
+    const char *c;
+    int r = wa_comment_copy(prog, text, 1, &c);
+    if (r == -1)
         return wa_error(prog->ctx, WA_E_INVALID, prog_loc(prog),
-                        "comments are single lines (found a newline)");
-    const char *c = wa_arena_strdup(&prog->arena, text);
-    if (!c)
+                        "comments are single lines of text (found a control character)");
+    if (r)
         return wa_error_nomem(prog->ctx);
     prog->instrs[idx].comment = c;
     return WA_OK;

@@ -17,6 +17,7 @@ typedef struct vstate {
     unsigned flags;
     unsigned max_errors;
     unsigned errors;
+    int nomem;
 } vstate;
 
 static void verr(vstate *V, wa_loc loc, const char *fmt, ...) WA_PRINTF(3, 4);
@@ -104,8 +105,17 @@ static void check_attributes(vstate *V)
     wa_loc loc = header_loc(p);
     if (!wa_target_name(p->target))
         verr(V, loc, "unknown target");
-    if (!wa_symbol_valid(p->name))
-        verr(V, loc, "kernel name is not a valid symbol");
+    if (!wa_kernel_name_valid(p->name))
+        verr(V, loc, "kernel name is not a valid global symbol");
+    /* Labels share the assembler's symbol table with the kernel's own symbols. */
+    size_t nl = strlen(p->name);
+    for (unsigned i = 0; i < p->nlabels; i++) {
+        const char *l = p->labels[i].name;
+        if (strcmp(l, p->name) == 0 || (strncmp(l, p->name, nl) == 0 && strcmp(l + nl, ".kd") == 0) ||
+            strncmp(l, ".Lwa_", 5) == 0 || !wa_label_name_valid(l))
+            verr(V, loc, "label '%s' clashes with a symbol of kernel '%s' or is reserved", l,
+                 p->name);
+    }
     unsigned long long prod = 1;
     for (unsigned i = 0; i < 3; i++) {
         if (p->wg[i] < 1 || p->wg[i] > 1024)
@@ -398,6 +408,24 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
                      info->mnemonic);
     }
 
+    /* Memory instructions have one `acc` bit for all their data registers. */
+    if (info->format == WA_FMT_DS || info->format == WA_FMT_MUBUF || info->format == WA_FMT_GLOBAL) {
+        int seen = 0;
+        unsigned cls = 0;
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+            const wa_isa_operand *spec = &info->operands[k];
+            const wa_operand *o = &in->ops[k];
+            if (!is_reg(o) || !(spec->classes & WA_OC_AGPR))
+                continue;
+            if (seen && o->reg_class != cls) {
+                verr(V, loc, "%s: data registers must be all VGPRs or all AGPRs (one acc bit)",
+                     info->mnemonic);
+                break;
+            }
+            seen = 1;
+            cls = o->reg_class;
+        }
+    }
     if (literals > 1)
         verr(V, loc, "%s: only one distinct 32-bit literal is allowed per instruction",
              info->mnemonic);
@@ -500,11 +528,19 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
                  : " (cache policy)");
     if (info->format != WA_FMT_MAI && (m->cbsz || m->abid || m->blgp || m->op_sel || m->op_sel_hi))
         verr(V, loc, "%s takes no cbsz/abid/blgp/op_sel", mn);
+    if (m->flags & ~(WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS))
+        verr(V, loc, "%s: unknown modifier flags 0x%x", mn,
+             m->flags & ~(WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS));
+    if (m->op_sel > 7 || m->op_sel_hi > 7)
+        verr(V, loc, "%s: op_sel/op_sel_hi have 3 bits", mn);
+    if (m->vmcnt < -1 || m->lgkmcnt < -1 || m->expcnt < -1)
+        verr(V, loc, "%s: waitcnt fields are -1 (no wait) or a count", mn);
     if (info->flags & WA_IF_WAITCNT) {
         if (m->vmcnt > 63 || m->lgkmcnt > 15 || m->expcnt > 7)
             verr(V, loc, "s_waitcnt: vmcnt must be 0..63, lgkmcnt 0..15, expcnt 0..7 on %s",
                  wa_target_name(V->target));
     } else if (m->vmcnt != -1 || m->lgkmcnt != -1 || m->expcnt != -1) {
+        /* reported for any value other than "no wait" */
         verr(V, loc, "%s takes no vmcnt/lgkmcnt/expcnt", mn);
     }
 }
@@ -531,6 +567,7 @@ static void check_tags(vstate *V)
     if (!t) {
         wa_error_nomem(V->ctx);
         V->errors++;
+        V->nomem = 1;
         return;
     }
     unsigned n = 0;
@@ -562,6 +599,7 @@ static void check_flow(vstate *V)
         wa_mem_free(V->ctx, defined);
         wa_error_nomem(V->ctx);
         V->errors++;
+        V->nomem = 1;
         return;
     }
     unsigned char *reported = defined + p->nvregs + 1;
@@ -628,7 +666,7 @@ wa_status wa_program_validate(unsigned *out_errors, const wa_program *prog,
     if (opts->version < 1 || opts->version > WA_VALIDATE_OPTIONS_VERSION)
         return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_validate_options version %u",
                         opts->version);
-    vstate V = { prog, ctx, prog->target, opts->flags, opts->max_errors, 0 };
+    vstate V = { prog, ctx, prog->target, opts->flags, opts->max_errors, 0, 0 };
     check_attributes(&V);
     for (unsigned i = 0; i < prog->ninstrs && !limit_reached(&V); i++) {
         const wa_instr *in = &prog->instrs[i];
@@ -662,5 +700,7 @@ wa_status wa_program_validate(unsigned *out_errors, const wa_program *prog,
         check_flow(&V);
     if (out_errors)
         *out_errors = V.errors;
+    if (V.nomem)
+        return WA_E_NOMEM;
     return V.errors ? WA_E_VALIDATE : WA_OK;
 }
