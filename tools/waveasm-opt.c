@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "  --target=<gfx90a|gfx942|gfx950>  retarget the kernel (default: its .target)\n"
             "  --emit=ir|asm                    output text IR (default) or assembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
+            "  --regalloc                       allocate registers (virtual -> physical)\n"
+            "  --regalloc-stats                 print allocation statistics to stderr\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
             "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
             "  --version, --help\n"
@@ -93,6 +95,7 @@ int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL;
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
+    int regalloc = 0, regalloc_stats = 0;
     wa_target target = WA_TARGET_UNKNOWN;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -118,6 +121,10 @@ int main(int argc, char **argv)
             output = argv[++i];
         } else if (strcmp(a, "--validate") == 0) {
             validate = 1;
+        } else if (strcmp(a, "--regalloc") == 0) {
+            regalloc = 1;
+        } else if (strcmp(a, "--regalloc-stats") == 0) {
+            regalloc = regalloc_stats = 1;
         } else if (strcmp(a, "--no-tags") == 0) {
             tags = 0;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -166,6 +173,28 @@ int main(int argc, char **argv)
         report(ctx, st);
         if (st != WA_OK)
             goto done;
+    }
+    if (regalloc) {
+        wa_regalloc_result *ra = NULL;
+        st = wa_regalloc_run(&ra, prog, NULL);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
+        unsigned removed = 0;
+        wa_regalloc_stats rs;
+        wa_regalloc_get_stats(&rs, ra);
+        st = wa_regalloc_apply(prog, ra, &removed);
+        wa_regalloc_destroy(ra);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
+        if (regalloc_stats)
+            fprintf(stderr,
+                    "%s: regalloc: %u values; VGPR peak %u (max pressure %u), SGPR peak %u (%u), "
+                    "AGPR peak %u (%u); %u moves coalesced (%u removed), %u MFMA ties, %u hole fits\n",
+                    prog_name, rs.intervals, rs.peak_vgprs, rs.max_pressure_vgpr, rs.peak_sgprs,
+                    rs.max_pressure_sgpr, rs.peak_agprs, rs.max_pressure_agpr, rs.coalesced,
+                    removed, rs.tied, rs.hole_fits);
     }
     if (emit_asm) {
         wa_emit_options eo = WA_EMIT_OPTIONS_INIT;

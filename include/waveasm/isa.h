@@ -80,6 +80,7 @@ typedef enum wa_data_type {
 #define WA_IF_F8F6F4 0x00010000u     /* A/B sizes follow cbsz/blgp formats */
 #define WA_IF_SIDE_EFFECTS 0x00020000u /* must not be removed or reordered freely */
 #define WA_IF_NO_SPECIAL_DST 0x00040000u /* destination must be a numbered register */
+#define WA_IF_MOVE 0x00080000u       /* copies src0 to vdst unchanged (coalescing candidate) */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u

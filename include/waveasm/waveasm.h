@@ -10,6 +10,8 @@
 #include <waveasm/text.h>
 #include <waveasm/validate.h>
 #include <waveasm/emit.h>
+#include <waveasm/liveness.h>
+#include <waveasm/regalloc.h>
 
 WA_BEGIN_DECLS
 

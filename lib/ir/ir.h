@@ -53,6 +53,15 @@ struct wa_program {
     unsigned insert_at;       /* WA_END = append */
 };
 
+/* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata. */
+static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info, unsigned k)
+{
+    unsigned r = info->operands[k].role;
+    if ((info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
+        r |= WA_ROLE_DEF;
+    return r;
+}
+
 /* Location of item `index` for diagnostics. */
 wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
 

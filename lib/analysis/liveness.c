@@ -1,0 +1,920 @@
+/* lib/analysis/liveness.c — liveness by backward dataflow, solved per value.
+
+   Values: each virtual register is one value, except registers written in pieces
+   (a definition of some components only), which get one value per component so a
+   component-wise initialisation does not look live before it; each physical
+   register is a value of its own (precolored registers, ABI inputs).
+
+   1. One forward pass per block finds upward-exposed uses and full definitions.
+   2. For each value, live-in is propagated backwards from the blocks with exposed
+      uses through predecessors until blocks that define it (live_in = use ∪
+      (live_out − def), live_out = ∪ live_in of successors). This reaches the same
+      fixed point as iterating the equations over the whole program, in time
+      proportional to the size of the result.
+   3. A backward scan of each block from its live-out set yields live segments
+      over program points (use point 2i, def point 2i+1).
+   4. Segments are merged per virtual register (and physical register), then an
+      event sweep gives the pressure per class at every item. */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pair {
+    unsigned a, b;
+} pair;
+
+typedef struct seg3 {
+    unsigned key, start, end;
+} seg3;
+
+typedef struct vec {
+    void *data;
+    unsigned n, cap;
+} vec;
+
+#define VEC_PUSH(ctx, v, T, val, fail)                                   \
+    do {                                                                 \
+        if ((v).n == (v).cap) {                                          \
+            void *_d = (v).data;                                         \
+            if (wa_grow((ctx), &_d, &(v).cap, (v).n + 1, sizeof(T))) \
+                goto fail;                                               \
+            (v).data = _d;                                               \
+        }                                                                \
+        ((T *)(v).data)[(v).n++] = (val);                                \
+    } while (0)
+
+typedef struct lv {
+    const wa_program *prog;
+    wa_context *ctx;
+    const wa_cfg *cfg;
+    unsigned nv, nvalues, phys_base;
+    unsigned *vbase;     /* vreg -> first value, WA_NONE if unused */
+    uint8_t *split;
+    unsigned *val_key;   /* value -> key (vreg id or nv + unit) */
+    uint32_t *val_full;  /* value -> mask of all its components */
+} lv;
+
+/* Expands an operand into (value, component mask) pairs. */
+static unsigned expand(const lv *L, const wa_operand *o, unsigned *vals, uint32_t *masks)
+{
+    unsigned n = 0;
+    if (o->kind == WA_OPND_VIRT) {
+        unsigned v = o->id, base = L->vbase[v];
+        if (base == WA_NONE)
+            return 0;
+        if (L->split[v]) {
+            for (unsigned c = o->first; c < o->first + o->count && n < 32; c++) {
+                vals[n] = base + c;
+                masks[n++] = 1;
+            }
+        } else {
+            vals[0] = base;
+            masks[0] = (o->count >= 32 ? 0xFFFFFFFFu : ((1u << o->count) - 1u)) << o->first;
+            n = 1;
+        }
+    } else if (o->kind == WA_OPND_PHYS) {
+        unsigned limit = o->reg_class == WA_REG_SGPR ? 128u : 256u;
+        for (unsigned r = o->id; r < o->id + o->count && r < limit && n < 32; r++) {
+            vals[n] = L->phys_base + wa_phys_unit((wa_reg_class)o->reg_class, r);
+            masks[n++] = 1;
+        }
+    }
+    return n;
+}
+
+/* Early-clobber definition: an MFMA result must not share registers with the
+   sources it reads (vdst is written while srcA/srcB are still being read). */
+static int early_clobber(const wa_isa_info *info, unsigned role)
+{
+    return (info->flags & WA_IF_MFMA) && role == WA_ROLE_DEF;
+}
+
+static wa_status setup_values(lv *L)
+{
+    const wa_program *prog = L->prog;
+    wa_context *ctx = L->ctx;
+    unsigned nv = prog->nvregs;
+    L->nv = nv;
+    L->vbase = wa_mem_calloc(ctx, nv + 1, sizeof(unsigned));
+    L->split = wa_mem_calloc(ctx, nv + 1, 1);
+    if (!L->vbase || !L->split)
+        return wa_error_nomem(ctx);
+    uint8_t *used = wa_mem_calloc(ctx, nv + 1, 1);
+    if (!used)
+        return wa_error_nomem(ctx);
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind != WA_OPND_VIRT)
+                continue;
+            used[o->id] = 1;
+            if (k < info->num_operands && (wa_instr_role(in, info, k) & WA_ROLE_DEF) &&
+                o->count < prog->vregs[o->id].size)
+                L->split[o->id] = 1;
+        }
+    }
+    unsigned next = 0;
+    for (unsigned v = 0; v < nv; v++) {
+        if (!used[v] || prog->vregs[v].cls == WA_REG_NONE) {
+            L->vbase[v] = WA_NONE;
+            continue;
+        }
+        L->vbase[v] = next;
+        next += L->split[v] ? prog->vregs[v].size : 1;
+    }
+    wa_mem_free(ctx, used);
+    L->phys_base = next;
+    L->nvalues = next + WA_UNITS;
+    L->val_key = wa_mem_calloc(ctx, L->nvalues, sizeof(unsigned));
+    L->val_full = wa_mem_calloc(ctx, L->nvalues, sizeof(uint32_t));
+    if (!L->val_key || !L->val_full)
+        return wa_error_nomem(ctx);
+    for (unsigned v = 0; v < nv; v++) {
+        if (L->vbase[v] == WA_NONE)
+            continue;
+        unsigned size = prog->vregs[v].size;
+        if (L->split[v]) {
+            for (unsigned c = 0; c < size; c++) {
+                L->val_key[L->vbase[v] + c] = v;
+                L->val_full[L->vbase[v] + c] = 1;
+            }
+        } else {
+            L->val_key[L->vbase[v]] = v;
+            L->val_full[L->vbase[v]] = size >= 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
+        }
+    }
+    for (unsigned u = 0; u < WA_UNITS; u++) {
+        L->val_key[L->phys_base + u] = nv + u;
+        L->val_full[L->phys_base + u] = 1;
+    }
+    return WA_OK;
+}
+
+/* Counting sort of pairs by `a` into CSR (off has rows+1 entries; data gets b). */
+static wa_status pairs_to_csr(wa_context *ctx, const pair *p, unsigned n, unsigned rows, wa_csr *out)
+{
+    out->off = wa_mem_calloc(ctx, rows + 1, sizeof(unsigned));
+    out->data = wa_mem_calloc(ctx, n + 1, sizeof(unsigned));
+    if (!out->off || !out->data)
+        return wa_error_nomem(ctx);
+    for (unsigned i = 0; i < n; i++)
+        out->off[p[i].a + 1]++;
+    for (unsigned r = 0; r < rows; r++)
+        out->off[r + 1] += out->off[r];
+    unsigned *fill = wa_mem_calloc(ctx, rows + 1, sizeof(unsigned));
+    if (!fill)
+        return wa_error_nomem(ctx);
+    for (unsigned i = 0; i < n; i++)
+        out->data[out->off[p[i].a] + fill[p[i].a]++] = p[i].b;
+    wa_mem_free(ctx, fill);
+    return WA_OK;
+}
+
+static void csr_free(wa_context *ctx, wa_csr *c)
+{
+    wa_mem_free(ctx, c->off);
+    wa_mem_free(ctx, c->data);
+    c->off = c->data = NULL;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_seg(const void *a, const void *b)
+{
+    const wa_live_segment *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* Per-block live sets of virtual registers from (value, block) records: rows are
+   blocks, entries vreg ids, ascending and unique. */
+static wa_status block_sets(lv *L, const pair *recs, unsigned n, wa_csr *out)
+{
+    wa_context *ctx = L->ctx;
+    unsigned nb = L->cfg->nblocks, m = 0;
+    pair *p = wa_mem_calloc(ctx, n + 1, sizeof(pair));
+    if (!p)
+        return wa_error_nomem(ctx);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned key = L->val_key[recs[i].a];
+        if (key < L->nv)
+            p[m++] = (pair){ recs[i].b, key };
+    }
+    wa_status st = pairs_to_csr(ctx, p, m, nb, out);
+    wa_mem_free(ctx, p);
+    if (st)
+        return st;
+    /* sort and de-duplicate each row in place, then compact */
+    unsigned w = 0;
+    for (unsigned b = 0; b < nb; b++) {
+        unsigned s = out->off[b], e = out->off[b + 1];
+        qsort(out->data + s, e - s, sizeof(unsigned), cmp_unsigned);
+        out->off[b] = w;
+        for (unsigned i = s; i < e; i++)
+            if (i == s || out->data[i] != out->data[i - 1])
+                out->data[w++] = out->data[i];
+    }
+    out->off[nb] = w;
+    return WA_OK;
+}
+
+static wa_status compute(wa_liveness *R, lv *L)
+{
+    const wa_program *prog = L->prog;
+    wa_context *ctx = L->ctx;
+    const wa_cfg *cfg = L->cfg;
+    unsigned nb = cfg->nblocks, NV = L->nvalues;
+    wa_status st = WA_E_NOMEM;
+    vec ue = { 0 }, kill = { 0 }, touched = { 0 }, livein = { 0 }, liveout = { 0 }, segs = { 0 },
+        work = { 0 }, openl = { 0 };
+    wa_csr ue_csr = { 0 }, kill_csr = { 0 }, lo_csr = { 0 };
+    unsigned *st1 = wa_mem_calloc(ctx, NV + 1, sizeof(unsigned));   /* block stamp */
+    uint32_t *dmask = wa_mem_calloc(ctx, NV + 1, sizeof(uint32_t));
+    unsigned *st2 = wa_mem_calloc(ctx, NV + 1, sizeof(unsigned));   /* exposed-use stamp */
+    unsigned *kst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned *ist = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned *ost = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned vals[32];
+    uint32_t masks[32];
+    if (!st1 || !dmask || !st2 || !kst || !ist || !ost)
+        goto fail;
+
+    /* 1. exposed uses and full definitions per block */
+    for (unsigned b = 0; b < nb; b++) {
+        touched.n = 0;
+        for (unsigned i = cfg->first[b]; i <= cfg->last[b]; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa_get(in->op);
+            if (info->flags & WA_IF_PSEUDO)
+                continue;
+            for (int pass = 0; pass < 2; pass++) { /* reads before writes */
+                for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                    unsigned role = wa_instr_role(in, info, k);
+                    if (!(role & (pass ? WA_ROLE_DEF : WA_ROLE_USE)))
+                        continue;
+                    unsigned n = expand(L, &in->ops[k], vals, masks);
+                    for (unsigned j = 0; j < n; j++) {
+                        unsigned x = vals[j];
+                        if (st1[x] != b + 1) {
+                            st1[x] = b + 1;
+                            dmask[x] = 0;
+                            VEC_PUSH(ctx, touched, unsigned, x, fail);
+                        }
+                        if (!pass) {
+                            if ((masks[j] & ~dmask[x]) && st2[x] != b + 1) {
+                                st2[x] = b + 1;
+                                VEC_PUSH(ctx, ue, pair, ((pair){ x, b }), fail);
+                            }
+                        } else {
+                            dmask[x] |= masks[j];
+                        }
+                    }
+                }
+            }
+        }
+        for (unsigned t = 0; t < touched.n; t++) {
+            unsigned x = ((unsigned *)touched.data)[t];
+            if ((dmask[x] & L->val_full[x]) == L->val_full[x])
+                VEC_PUSH(ctx, kill, pair, ((pair){ x, b }), fail);
+        }
+    }
+    if (pairs_to_csr(ctx, ue.data, ue.n, NV, &ue_csr) ||
+        pairs_to_csr(ctx, kill.data, kill.n, NV, &kill_csr))
+        goto fail;
+
+    /* 2. live-in / live-out per value */
+    for (unsigned x = 0; x < NV; x++) {
+        unsigned us = ue_csr.off[x], ue_end = ue_csr.off[x + 1];
+        if (us == ue_end)
+            continue;
+        unsigned stamp = x + 1;
+        for (unsigned e = kill_csr.off[x]; e < kill_csr.off[x + 1]; e++)
+            kst[kill_csr.data[e]] = stamp;
+        work.n = 0;
+        for (unsigned e = us; e < ue_end; e++) {
+            unsigned b = ue_csr.data[e];
+            ist[b] = stamp;
+            VEC_PUSH(ctx, livein, pair, ((pair){ x, b }), fail);
+            VEC_PUSH(ctx, work, unsigned, b, fail);
+        }
+        while (work.n) {
+            unsigned b = ((unsigned *)work.data)[--work.n];
+            for (unsigned e = cfg->pred.off[b]; e < cfg->pred.off[b + 1]; e++) {
+                unsigned p = cfg->pred.data[e];
+                if (ost[p] != stamp) {
+                    ost[p] = stamp;
+                    VEC_PUSH(ctx, liveout, pair, ((pair){ x, p }), fail);
+                }
+                if (kst[p] != stamp && ist[p] != stamp) {
+                    ist[p] = stamp;
+                    VEC_PUSH(ctx, livein, pair, ((pair){ x, p }), fail);
+                    VEC_PUSH(ctx, work, unsigned, p, fail);
+                }
+            }
+        }
+        if (nb && ist[0] == stamp && L->val_key[x] < L->nv) {
+            /* read before any definition on some path from the entry */
+            unsigned key = L->val_key[x];
+            if (R->nentry_live == 0 || R->entry_live[R->nentry_live - 1] != key) {
+                unsigned *p = wa_mem_realloc(ctx, R->entry_live, (R->nentry_live + 1) * sizeof(unsigned));
+                if (!p)
+                    goto fail;
+                R->entry_live = p;
+                R->entry_live[R->nentry_live++] = key;
+            }
+        }
+    }
+
+    /* Live-out values per block (as value ids) for the segment scan. */
+    {
+        pair *lo = liveout.data;
+        pair *flip = wa_mem_calloc(ctx, liveout.n + 1, sizeof(pair));
+        if (!flip)
+            goto fail;
+        for (unsigned i = 0; i < liveout.n; i++)
+            flip[i] = (pair){ lo[i].b, lo[i].a };
+        wa_status s2 = pairs_to_csr(ctx, flip, liveout.n, nb, &lo_csr);
+        wa_mem_free(ctx, flip);
+        if (s2)
+            goto fail;
+    }
+
+    /* 3. segments: backward scan of each block */
+    {
+        unsigned *open_end = st2;      /* reuse: end point of the open segment */
+        uint32_t *need = dmask;        /* components still needed above */
+        unsigned char *isopen = wa_mem_calloc(ctx, NV + 1, 1);
+        if (!isopen)
+            goto fail;
+        for (unsigned b = 0; b < nb; b++) {
+            unsigned bstart = 2 * cfg->first[b], bend = 2 * cfg->last[b] + 1;
+            openl.n = 0;
+            for (unsigned e = lo_csr.off[b]; e < lo_csr.off[b + 1]; e++) {
+                unsigned x = lo_csr.data[e];
+                isopen[x] = 1;
+                open_end[x] = bend;
+                need[x] = L->val_full[x];
+                VEC_PUSH(ctx, openl, unsigned, x, fail_open);
+            }
+            for (unsigned i = cfg->last[b] + 1; i-- > cfg->first[b];) {
+                const wa_instr *in = &prog->instrs[i];
+                const wa_isa_info *info = wa_isa_get(in->op);
+                if (info->flags & WA_IF_PSEUDO)
+                    continue;
+                for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                    unsigned role = wa_instr_role(in, info, k);
+                    if (!(role & WA_ROLE_DEF))
+                        continue;
+                    unsigned dp = early_clobber(info, role) ? 2 * i : 2 * i + 1;
+                    unsigned n = expand(L, &in->ops[k], vals, masks);
+                    for (unsigned j = 0; j < n; j++) {
+                        unsigned x = vals[j];
+                        if (isopen[x]) {
+                            need[x] &= ~masks[j];
+                            if (need[x] == 0) {
+                                VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], dp, open_end[x] }), fail_open);
+                                isopen[x] = 0;
+                            }
+                        } else {
+                            /* a dead definition still occupies its registers */
+                            VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], dp, 2 * i + 1 }), fail_open);
+                        }
+                    }
+                }
+                for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                    if (!(wa_instr_role(in, info, k) & WA_ROLE_USE))
+                        continue;
+                    unsigned n = expand(L, &in->ops[k], vals, masks);
+                    for (unsigned j = 0; j < n; j++) {
+                        unsigned x = vals[j];
+                        if (!isopen[x]) {
+                            isopen[x] = 1;
+                            open_end[x] = 2 * i;
+                            need[x] = masks[j];
+                            VEC_PUSH(ctx, openl, unsigned, x, fail_open);
+                        } else {
+                            need[x] |= masks[j];
+                        }
+                    }
+                }
+            }
+            for (unsigned t = 0; t < openl.n; t++) {
+                unsigned x = ((unsigned *)openl.data)[t];
+                if (isopen[x]) {
+                    VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], bstart, open_end[x] }), fail_open);
+                    isopen[x] = 0;
+                }
+            }
+        }
+        wa_mem_free(ctx, isopen);
+        goto segs_done;
+    fail_open:
+        wa_mem_free(ctx, isopen);
+        goto fail;
+    }
+segs_done:
+
+    /* 4. merge segments per key */
+    {
+        unsigned nkeys = L->nv + WA_UNITS;
+        seg3 *s3 = segs.data;
+        R->seg_index.off = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
+        R->segs = wa_mem_calloc(ctx, segs.n + 1, sizeof(wa_live_segment));
+        unsigned *fill = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
+        if (!R->seg_index.off || !R->segs || !fill) {
+            wa_mem_free(ctx, fill);
+            goto fail;
+        }
+        unsigned *off = R->seg_index.off;
+        for (unsigned i = 0; i < segs.n; i++)
+            off[s3[i].key + 1]++;
+        for (unsigned k = 0; k < nkeys; k++)
+            off[k + 1] += off[k];
+        for (unsigned i = 0; i < segs.n; i++) {
+            unsigned k = s3[i].key;
+            R->segs[off[k] + fill[k]++] = (wa_live_segment){ s3[i].start, s3[i].end };
+        }
+        wa_mem_free(ctx, fill);
+        unsigned w = 0;
+        for (unsigned k = 0; k < nkeys; k++) {
+            unsigned s = off[k], e = off[k + 1];
+            wa_live_segment *a = R->segs + s;
+            unsigned n = e - s;
+            /* mostly sorted already (blocks in order): insertion sort, qsort if long */
+            if (n > 64) {
+                qsort(a, n, sizeof(*a), cmp_seg);
+            } else {
+                for (unsigned i = 1; i < n; i++) {
+                    wa_live_segment t = a[i];
+                    unsigned j = i;
+                    while (j > 0 && cmp_seg(&a[j - 1], &t) > 0) {
+                        a[j] = a[j - 1];
+                        j--;
+                    }
+                    a[j] = t;
+                }
+            }
+            off[k] = w;
+            for (unsigned i = 0; i < n; i++) {
+                wa_live_segment t = a[i];
+                if (w > off[k] && t.start <= R->segs[w - 1].end + 1) {
+                    if (t.end > R->segs[w - 1].end)
+                        R->segs[w - 1].end = t.end;
+                } else {
+                    R->segs[w++] = t;
+                }
+            }
+        }
+        off[nkeys] = w;
+    }
+
+    /* 5. per-block live sets (virtual registers) */
+    if (block_sets(L, livein.data, livein.n, &R->live_in) ||
+        block_sets(L, liveout.data, liveout.n, &R->live_out))
+        goto fail;
+    if (R->nentry_live > 1)
+        qsort(R->entry_live, R->nentry_live, sizeof(unsigned), cmp_unsigned);
+
+    /* 6. pressure: event sweep over program points */
+    {
+        unsigned npts = 2 * R->nitems + 2;
+        int *diff[4] = { NULL, NULL, NULL, NULL };
+        int ok = 1;
+        for (unsigned c = 1; c <= 3; c++) {
+            diff[c] = wa_mem_calloc(ctx, npts + 1, sizeof(int));
+            R->pressure[c] = wa_mem_calloc(ctx, R->nitems + 1, sizeof(unsigned));
+            ok &= diff[c] && R->pressure[c];
+        }
+        if (ok) {
+            for (unsigned k = 0; k < L->nv + WA_UNITS; k++) {
+                unsigned cls, size;
+                if (k < L->nv) {
+                    cls = prog->vregs[k].cls;
+                    size = prog->vregs[k].size;
+                } else {
+                    cls = wa_unit_class(k - L->nv);
+                    size = 1;
+                }
+                if (cls < 1 || cls > 3)
+                    continue;
+                for (unsigned s = R->seg_index.off[k]; s < R->seg_index.off[k + 1]; s++) {
+                    diff[cls][R->segs[s].start] += (int)size;
+                    diff[cls][R->segs[s].end + 1] -= (int)size;
+                }
+            }
+            for (unsigned c = 1; c <= 3; c++) {
+                int run = 0;
+                R->max_item[c] = WA_NONE;
+                for (unsigned i = 0; i < R->nitems; i++) {
+                    run += diff[c][2 * i];
+                    unsigned a = (unsigned)run;
+                    run += diff[c][2 * i + 1];
+                    unsigned p = a > (unsigned)run ? a : (unsigned)run;
+                    R->pressure[c][i] = p;
+                    if (R->max_item[c] == WA_NONE || p > R->max_pressure[c]) {
+                        R->max_pressure[c] = p;
+                        R->max_item[c] = i;
+                    }
+                }
+            }
+        }
+        for (unsigned c = 1; c <= 3; c++)
+            wa_mem_free(ctx, diff[c]);
+        if (!ok)
+            goto fail;
+    }
+    st = WA_OK;
+    goto done;
+fail:
+    st = wa_error_nomem(ctx);
+done:
+    wa_mem_free(ctx, ue.data);
+    wa_mem_free(ctx, kill.data);
+    wa_mem_free(ctx, touched.data);
+    wa_mem_free(ctx, livein.data);
+    wa_mem_free(ctx, liveout.data);
+    wa_mem_free(ctx, segs.data);
+    wa_mem_free(ctx, work.data);
+    wa_mem_free(ctx, openl.data);
+    csr_free(ctx, &ue_csr);
+    csr_free(ctx, &kill_csr);
+    csr_free(ctx, &lo_csr);
+    wa_mem_free(ctx, st1);
+    wa_mem_free(ctx, dmask);
+    wa_mem_free(ctx, st2);
+    wa_mem_free(ctx, kst);
+    wa_mem_free(ctx, ist);
+    wa_mem_free(ctx, ost);
+    return st;
+}
+
+/* ---- public entry points ----------------------------------------------------------------- */
+
+void wa_liveness_destroy(wa_liveness *R)
+{
+    if (!R)
+        return;
+    wa_context *ctx = R->ctx;
+    wa_cfg_free(&R->cfg, ctx);
+    csr_free(ctx, &R->seg_index);
+    wa_mem_free(ctx, R->segs);
+    wa_mem_free(ctx, R->vcls);
+    wa_mem_free(ctx, R->vsize);
+    csr_free(ctx, &R->live_in);
+    csr_free(ctx, &R->live_out);
+    wa_mem_free(ctx, R->entry_live);
+    for (unsigned c = 0; c < 4; c++)
+        wa_mem_free(ctx, R->pressure[c]);
+    wa_mem_free(ctx, R);
+}
+
+static void debug_log(const wa_liveness *R)
+{
+    wa_context *ctx = R->ctx;
+    wa_log(ctx, "[LIVENESS] %u items, %u blocks (%u reachable), %u loops", R->nitems,
+           R->cfg.nblocks, R->cfg.nrpo, R->cfg.nloops);
+    for (unsigned l = 0; l < R->cfg.nloops; l++) {
+        const wa_loop_info *L = &R->cfg.loops[l];
+        wa_log(ctx, "[LIVENESS] loop %u: header block %u (item %u), depth %u, %u blocks, %u exits",
+               l, L->header, R->cfg.first[L->header], L->depth, L->num_blocks, L->num_exits);
+    }
+    static const char *const cls[4] = { "", "VGPR", "SGPR", "AGPR" };
+    for (unsigned c = 1; c <= 3; c++)
+        if (R->max_item[c] != WA_NONE)
+            wa_log(ctx, "[LIVENESS] max %s pressure %u at item %u", cls[c], R->max_pressure[c],
+                   R->max_item[c]);
+    for (unsigned v = 0; v < R->nvregs; v++) {
+        unsigned n;
+        const wa_live_segment *s = wa_live_key_segs(R, v, &n);
+        if (n)
+            wa_log(ctx, "[LIVENESS] %%v%u: %u segment%s, points %u..%u", v, n, n == 1 ? "" : "s",
+                   s[0].start, s[n - 1].end);
+    }
+}
+
+wa_status wa_liveness_compute(wa_liveness **out, const wa_program *prog,
+                              const wa_liveness_options *opts)
+{
+    if (!out || !prog)
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_context *ctx = prog->ctx;
+    wa_diag_reset(ctx);
+    wa_liveness_options defaults = WA_LIVENESS_OPTIONS_INIT;
+    if (!opts)
+        opts = &defaults;
+    if (opts->version < 1 || opts->version > WA_LIVENESS_OPTIONS_VERSION)
+        return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_liveness_options version %u",
+                        opts->version);
+    wa_liveness *R = wa_mem_calloc(ctx, 1, sizeof(*R));
+    if (!R)
+        return wa_error_nomem(ctx);
+    R->ctx = ctx;
+    R->nitems = prog->ninstrs;
+    R->nvregs = prog->nvregs;
+    wa_status st = wa_cfg_build(&R->cfg, prog);
+    if (st) {
+        wa_liveness_destroy(R);
+        return st;
+    }
+    R->vcls = wa_mem_calloc(ctx, prog->nvregs + 1, 1);
+    R->vsize = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(uint32_t));
+    if (!R->vcls || !R->vsize) {
+        wa_liveness_destroy(R);
+        return wa_error_nomem(ctx);
+    }
+    for (unsigned v = 0; v < prog->nvregs; v++) {
+        R->vcls[v] = prog->vregs[v].cls;
+        R->vsize[v] = prog->vregs[v].size;
+    }
+    lv L;
+    memset(&L, 0, sizeof(L));
+    L.prog = prog;
+    L.ctx = ctx;
+    L.cfg = &R->cfg;
+    st = setup_values(&L);
+    if (!st)
+        st = compute(R, &L);
+    wa_mem_free(ctx, L.vbase);
+    wa_mem_free(ctx, L.split);
+    wa_mem_free(ctx, L.val_key);
+    wa_mem_free(ctx, L.val_full);
+    if (!st && (opts->flags & WA_LIVENESS_SSA_CHECK) && wa_ssa_check(prog, &R->cfg))
+        st = WA_E_VALIDATE;
+    if (st) {
+        wa_liveness_destroy(R);
+        return st;
+    }
+    if (ctx->debug & WA_DEBUG_LIVENESS)
+        debug_log(R);
+    *out = R;
+    return WA_OK;
+}
+
+unsigned wa_liveness_block_count(const wa_liveness *live)
+{
+    return live ? live->cfg.nblocks : 0;
+}
+
+wa_status wa_liveness_block(wa_block_info *out, const wa_liveness *live, unsigned b)
+{
+    if (!out || !live)
+        return WA_E_INVALID;
+    if (b >= live->cfg.nblocks)
+        return wa_error(live->ctx, WA_E_INVALID, WA_LOC_NONE, "block %u out of range (%u blocks)",
+                        b, live->cfg.nblocks);
+    const wa_cfg *c = &live->cfg;
+    out->first_item = c->first[b];
+    out->last_item = c->last[b];
+    out->num_preds = c->pred.off[b + 1] - c->pred.off[b];
+    out->num_succs = c->succ.off[b + 1] - c->succ.off[b];
+    out->idom = c->idom[b];
+    out->loop_depth = c->block_depth[b];
+    out->loop = c->block_loop[b];
+    out->reachable = c->rpo_index[b] != WA_NONE;
+    return WA_OK;
+}
+
+unsigned wa_liveness_block_of(const wa_liveness *live, unsigned item)
+{
+    if (!live || item >= live->nitems)
+        return WA_NONE;
+    return live->cfg.item_block[item];
+}
+
+static const unsigned *csr_row(const wa_csr *c, unsigned rows, unsigned r, unsigned *count)
+{
+    if (r >= rows) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    if (count)
+        *count = c->off[r + 1] - c->off[r];
+    return c->data + c->off[r];
+}
+
+const unsigned *wa_liveness_preds(const wa_liveness *live, unsigned b, unsigned *count)
+{
+    if (!live) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    return csr_row(&live->cfg.pred, live->cfg.nblocks, b, count);
+}
+
+const unsigned *wa_liveness_succs(const wa_liveness *live, unsigned b, unsigned *count)
+{
+    if (!live) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    return csr_row(&live->cfg.succ, live->cfg.nblocks, b, count);
+}
+
+const unsigned *wa_liveness_live_in(const wa_liveness *live, unsigned b, unsigned *count)
+{
+    if (!live) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    return csr_row(&live->live_in, live->cfg.nblocks, b, count);
+}
+
+const unsigned *wa_liveness_live_out(const wa_liveness *live, unsigned b, unsigned *count)
+{
+    if (!live) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    return csr_row(&live->live_out, live->cfg.nblocks, b, count);
+}
+
+unsigned wa_liveness_loop_count(const wa_liveness *live)
+{
+    return live ? live->cfg.nloops : 0;
+}
+
+wa_status wa_liveness_loop(wa_loop_info *out, const wa_liveness *live, unsigned loop)
+{
+    if (!out || !live)
+        return WA_E_INVALID;
+    if (loop >= live->cfg.nloops)
+        return wa_error(live->ctx, WA_E_INVALID, WA_LOC_NONE, "loop %u out of range (%u loops)",
+                        loop, live->cfg.nloops);
+    *out = live->cfg.loops[loop];
+    return WA_OK;
+}
+
+const wa_live_segment *wa_liveness_segments(const wa_liveness *live, unsigned vreg, unsigned *count)
+{
+    if (!live || vreg >= live->nvregs) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    unsigned n;
+    const wa_live_segment *s = wa_live_key_segs(live, vreg, &n);
+    if (count)
+        *count = n;
+    return s;
+}
+
+static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
+{
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s[mid].end < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && s[lo].start <= point;
+}
+
+int wa_liveness_is_live(const wa_liveness *live, unsigned vreg, unsigned point)
+{
+    if (!live || vreg >= live->nvregs)
+        return 0;
+    unsigned n;
+    const wa_live_segment *s = wa_live_key_segs(live, vreg, &n);
+    return segs_contain(s, n, point);
+}
+
+unsigned wa_liveness_live_at(unsigned *out, unsigned cap, const wa_liveness *live, unsigned point,
+                             wa_reg_class cls)
+{
+    if (!live)
+        return 0;
+    unsigned count = 0;
+    for (unsigned v = 0; v < live->nvregs; v++) {
+        if (live->vcls[v] != cls)
+            continue;
+        unsigned n;
+        const wa_live_segment *s = wa_live_key_segs(live, v, &n);
+        if (n && segs_contain(s, n, point)) {
+            if (out && count < cap)
+                out[count] = v;
+            count++;
+        }
+    }
+    return count;
+}
+
+const unsigned *wa_liveness_live_on_entry(const wa_liveness *live, unsigned *count)
+{
+    if (!live) {
+        if (count)
+            *count = 0;
+        return NULL;
+    }
+    if (count)
+        *count = live->nentry_live;
+    return live->entry_live;
+}
+
+unsigned wa_liveness_pressure(const wa_liveness *live, unsigned item, wa_reg_class cls)
+{
+    if (!live || item >= live->nitems || cls < WA_REG_VGPR || cls > WA_REG_AGPR)
+        return 0;
+    return live->pressure[cls][item];
+}
+
+unsigned wa_liveness_max_pressure(const wa_liveness *live, wa_reg_class cls, unsigned *out_item)
+{
+    if (!live || cls < WA_REG_VGPR || cls > WA_REG_AGPR) {
+        if (out_item)
+            *out_item = WA_NONE;
+        return 0;
+    }
+    if (out_item)
+        *out_item = live->max_item[cls];
+    return live->max_pressure[cls];
+}
+
+wa_status wa_liveness_print(char **out, size_t *out_len, const wa_liveness *live)
+{
+    if (!out || !live)
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_context *ctx = live->ctx;
+    wa_sb sb;
+    wa_sb_init(&sb, ctx);
+    const wa_cfg *c = &live->cfg;
+    wa_sb_printf(&sb, "blocks: %u (%u reachable), loops: %u\n", c->nblocks, c->nrpo, c->nloops);
+    for (unsigned b = 0; b < c->nblocks; b++) {
+        wa_sb_printf(&sb, "block %u: items %u..%u", b, c->first[b], c->last[b]);
+        if (c->rpo_index[b] == WA_NONE)
+            wa_sb_puts(&sb, " (unreachable)");
+        if (c->block_loop[b] != WA_NONE)
+            wa_sb_printf(&sb, " loop %u depth %u", c->block_loop[b], c->block_depth[b]);
+        if (c->idom[b] != WA_NONE)
+            wa_sb_printf(&sb, " idom %u", c->idom[b]);
+        wa_sb_puts(&sb, "\n  preds:");
+        for (unsigned e = c->pred.off[b]; e < c->pred.off[b + 1]; e++)
+            wa_sb_printf(&sb, " %u", c->pred.data[e]);
+        wa_sb_puts(&sb, "\n  succs:");
+        for (unsigned e = c->succ.off[b]; e < c->succ.off[b + 1]; e++)
+            wa_sb_printf(&sb, " %u", c->succ.data[e]);
+        static const char cl[4] = { '?', 'v', 's', 'a' };
+        wa_sb_puts(&sb, "\n  live-in:");
+        for (unsigned e = live->live_in.off[b]; e < live->live_in.off[b + 1]; e++) {
+            unsigned v = live->live_in.data[e];
+            wa_sb_printf(&sb, " %%%c%u", cl[live->vcls[v] & 3], v);
+        }
+        wa_sb_puts(&sb, "\n  live-out:");
+        for (unsigned e = live->live_out.off[b]; e < live->live_out.off[b + 1]; e++) {
+            unsigned v = live->live_out.data[e];
+            wa_sb_printf(&sb, " %%%c%u", cl[live->vcls[v] & 3], v);
+        }
+        wa_sb_putc(&sb, '\n');
+    }
+    for (unsigned l = 0; l < c->nloops; l++) {
+        const wa_loop_info *L = &c->loops[l];
+        wa_sb_printf(&sb, "loop %u: header block %u, depth %u, %u blocks, %u exits", l, L->header,
+                     L->depth, L->num_blocks, L->num_exits);
+        if (L->parent != WA_NONE)
+            wa_sb_printf(&sb, ", inside loop %u", L->parent);
+        wa_sb_putc(&sb, '\n');
+    }
+    static const char cl2[4] = { '?', 'v', 's', 'a' };
+    for (unsigned v = 0; v < live->nvregs; v++) {
+        unsigned n;
+        const wa_live_segment *s = wa_live_key_segs(live, v, &n);
+        if (!n)
+            continue;
+        wa_sb_printf(&sb, "%%%c%u:", cl2[live->vcls[v] & 3], v);
+        for (unsigned i = 0; i < n; i++)
+            wa_sb_printf(&sb, " [%u,%u]", s[i].start, s[i].end);
+        wa_sb_putc(&sb, '\n');
+    }
+    if (live->nentry_live) {
+        wa_sb_puts(&sb, "live on entry:");
+        for (unsigned i = 0; i < live->nentry_live; i++)
+            wa_sb_printf(&sb, " %%%c%u", cl2[live->vcls[live->entry_live[i]] & 3],
+                         live->entry_live[i]);
+        wa_sb_putc(&sb, '\n');
+    }
+    static const char *const cname[4] = { "", "VGPR", "SGPR", "AGPR" };
+    for (unsigned cls = 1; cls <= 3; cls++) {
+        wa_sb_printf(&sb, "max %s pressure: %u", cname[cls], live->max_pressure[cls]);
+        if (live->max_item[cls] != WA_NONE)
+            wa_sb_printf(&sb, " at item %u", live->max_item[cls]);
+        wa_sb_putc(&sb, '\n');
+    }
+    return wa_sb_finish(&sb, out, out_len);
+}

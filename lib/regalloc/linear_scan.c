@@ -1,0 +1,815 @@
+/* lib/regalloc/linear_scan.c — linear-scan register allocation.
+
+   Intervals (one per virtual register: the hull of its live segments) are taken in
+   order of their start. Each class has a pool of registers with a bitmap of busy
+   registers (an interval not yet expired owns them) and a heap that expires
+   intervals once the scan passes their end. A new interval gets, in order:
+   1. the register its tie or move hint names, if that range is free;
+   2. otherwise the best-fitting free aligned range: the smallest run of free
+      registers that holds it (the open run at the top of the pool counts as
+      infinite), lowest first — this keeps aligned blocks intact for the tuples
+      that need them and the peak low;
+   3. otherwise (unless disabled) a range whose owners are all in a lifetime hole
+      for the whole of the new interval (exact segment test).
+   Physical registers the program uses are fixed intervals: a range overlapping
+   one of their segments is never chosen. There is no spilling: if nothing fits,
+   the allocation fails with a diagnostic describing the conflict. */
+#include "regalloc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NREG 256u
+
+typedef struct hint {
+    unsigned other;     /* interval index */
+    int delta;          /* reg(this) = reg(other) + delta */
+    unsigned tie_point; /* MFMA tie: `other` may end exactly where this starts */
+} hint;
+
+typedef struct ival {
+    unsigned vreg, cls, size, align;
+    unsigned start, end;
+    const wa_live_segment *segs;
+    unsigned nsegs;
+    unsigned hint_head; /* linked list through hint_next, WA_NONE */
+} ival;
+
+typedef struct owner {
+    unsigned ival;
+    unsigned next;
+} owner;
+
+typedef struct pool {
+    unsigned cls, limit;
+    uint64_t blocked[4];   /* reserved, or beyond the limit */
+    uint64_t busy[4];
+    uint64_t has_fixed[4];
+    unsigned head[NREG];   /* owner list per register */
+    const wa_live_segment *fseg[NREG];
+    unsigned fn[NREG];
+    unsigned fixed_peak;   /* highest precolored register used + 1 */
+    unsigned peak;
+    unsigned *heap;        /* interval indices, min-heap by end */
+    unsigned hn, hcap;
+} pool;
+
+typedef struct ra {
+    const wa_program *prog;
+    wa_context *ctx;
+    const wa_liveness *live;
+    wa_regalloc_options opts;
+    wa_regalloc_result *res;
+    ival *iv;
+    unsigned niv;
+    unsigned *vreg_iv;     /* vreg -> interval index, WA_NONE */
+    hint *hints;
+    unsigned *hint_next;
+    unsigned nhints, caphints;
+    owner *own;
+    unsigned nown, capown;
+    unsigned free_own;     /* free list of owner nodes */
+    pool pools[4];
+    int log_ra, log_alloc;
+} ra;
+
+/* ---- bits ------------------------------------------------------------------------------------ */
+
+static int bit_get(const uint64_t *m, unsigned r) { return (int)((m[r >> 6] >> (r & 63)) & 1u); }
+static void bit_set(uint64_t *m, unsigned r) { m[r >> 6] |= 1ull << (r & 63); }
+static void bit_clear(uint64_t *m, unsigned r) { m[r >> 6] &= ~(1ull << (r & 63)); }
+
+static unsigned ctz64(uint64_t x)
+{
+    unsigned n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* First position >= from (and < limit) whose bit in m equals `want`, else limit. */
+static unsigned next_bit(const uint64_t *m, unsigned from, unsigned limit, int want)
+{
+    for (unsigned p = from; p < limit;) {
+        unsigned w = p >> 6;
+        uint64_t x = want ? m[w] : ~m[w];
+        x &= ~0ull << (p & 63);
+        if (x) {
+            unsigned q = (w << 6) + ctz64(x);
+            return q < limit ? q : limit;
+        }
+        p = (w + 1) << 6;
+    }
+    return limit;
+}
+
+/* ---- segments ------------------------------------------------------------------------------ */
+
+static int seg_hit(const wa_live_segment *s, unsigned n, unsigned a, unsigned b)
+{
+    /* does any segment of s intersect [a, b]? */
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s[mid].end < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && s[lo].start <= b;
+}
+
+static int segs_overlap(const wa_live_segment *a, unsigned na, const wa_live_segment *b, unsigned nb)
+{
+    if (!na || !nb || a[na - 1].end < b[0].start || b[nb - 1].end < a[0].start)
+        return 0;
+    if (na > nb) {
+        const wa_live_segment *t = a;
+        a = b;
+        b = t;
+        unsigned tn = na;
+        na = nb;
+        nb = tn;
+    }
+    for (unsigned i = 0; i < na; i++)
+        if (seg_hit(b, nb, a[i].start, a[i].end))
+            return 1;
+    return 0;
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+wa_status wa_regalloc_options_check(wa_regalloc_options *out, wa_context *ctx,
+                                    const wa_regalloc_options *opts)
+{
+    wa_regalloc_options d = WA_REGALLOC_OPTIONS_INIT;
+    if (!opts)
+        opts = &d;
+    if (opts->version < 1 || opts->version > WA_REGALLOC_OPTIONS_VERSION)
+        return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_regalloc_options version %u",
+                        opts->version);
+    if (opts->max_vgprs > 256 || opts->max_agprs > 256 || opts->max_sgprs > WA_MAX_SGPR)
+        return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "register limits out of range (VGPR <= 256, SGPR <= %u, AGPR <= 256): %u, %u, %u",
+                        WA_MAX_SGPR, opts->max_vgprs, opts->max_sgprs, opts->max_agprs);
+    if (opts->flags & ~(WA_REGALLOC_NO_COALESCE | WA_REGALLOC_NO_HOLES | WA_REGALLOC_CHECK))
+        return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_regalloc_options flags 0x%x",
+                        opts->flags);
+    *out = *opts;
+    return WA_OK;
+}
+
+unsigned wa_regalloc_align(wa_target target, wa_reg_class cls, unsigned size, unsigned declared)
+{
+    unsigned a = wa_target_tuple_align(target, cls, size);
+    return declared > a ? declared : a;
+}
+
+/* ---- owners and the expiry heap ------------------------------------------------------------ */
+
+static int own_add(ra *R, unsigned reg, pool *P, unsigned iv)
+{
+    unsigned n;
+    if (R->free_own != WA_NONE) {
+        n = R->free_own;
+        R->free_own = R->own[n].next;
+    } else {
+        if (WA_GROW(R->ctx, R->own, R->capown, R->nown + 1))
+            return -1;
+        n = R->nown++;
+    }
+    R->own[n].ival = iv;
+    R->own[n].next = P->head[reg];
+    P->head[reg] = n;
+    bit_set(P->busy, reg);
+    return 0;
+}
+
+static void own_remove(ra *R, pool *P, unsigned reg, unsigned iv)
+{
+    unsigned *link = &P->head[reg];
+    while (*link != WA_NONE) {
+        unsigned n = *link;
+        if (R->own[n].ival == iv) {
+            *link = R->own[n].next;
+            R->own[n].next = R->free_own;
+            R->free_own = n;
+            break;
+        }
+        link = &R->own[n].next;
+    }
+    if (P->head[reg] == WA_NONE)
+        bit_clear(P->busy, reg);
+}
+
+static int heap_less(const ra *R, unsigned a, unsigned b)
+{
+    return R->iv[a].end < R->iv[b].end;
+}
+
+static int heap_push(ra *R, pool *P, unsigned iv)
+{
+    if (WA_GROW(R->ctx, P->heap, P->hcap, P->hn + 1))
+        return -1;
+    unsigned i = P->hn++;
+    P->heap[i] = iv;
+    while (i && heap_less(R, P->heap[i], P->heap[(i - 1) / 2])) {
+        unsigned p = (i - 1) / 2, t = P->heap[p];
+        P->heap[p] = P->heap[i];
+        P->heap[i] = t;
+        i = p;
+    }
+    return 0;
+}
+
+static unsigned heap_pop(ra *R, pool *P)
+{
+    unsigned top = P->heap[0];
+    P->heap[0] = P->heap[--P->hn];
+    unsigned i = 0;
+    for (;;) {
+        unsigned l = 2 * i + 1, r = l + 1, m = i;
+        if (l < P->hn && heap_less(R, P->heap[l], P->heap[m]))
+            m = l;
+        if (r < P->hn && heap_less(R, P->heap[r], P->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        unsigned t = P->heap[m];
+        P->heap[m] = P->heap[i];
+        P->heap[i] = t;
+        i = m;
+    }
+    return top;
+}
+
+static char cls_letter(unsigned cls)
+{
+    return cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a';
+}
+
+static void expire(ra *R, pool *P, unsigned point)
+{
+    while (P->hn && R->iv[P->heap[0]].end < point) {
+        unsigned j = heap_pop(R, P);
+        const ival *J = &R->iv[j];
+        unsigned base = R->res->reg[J->vreg];
+        for (unsigned r = base; r < base + J->size; r++)
+            own_remove(R, P, r, j);
+        if (R->log_alloc)
+            wa_log(R->ctx, "[FREE] %c[%u:%u] %%%c%u", cls_letter(J->cls), base,
+                   base + J->size - 1, cls_letter(J->cls), J->vreg);
+    }
+}
+
+static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
+{
+    ival *I = &R->iv[i];
+    for (unsigned r = reg; r < reg + I->size; r++)
+        if (own_add(R, r, P, i))
+            return -1;
+    if (heap_push(R, P, i))
+        return -1;
+    R->res->reg[I->vreg] = reg;
+    if (reg + I->size > P->peak)
+        P->peak = reg + I->size;
+    if (R->log_alloc)
+        wa_log(R->ctx, "[ALLOC] %c[%u:%u] %%%c%u (%s, align=%u)", cls_letter(I->cls), reg,
+               reg + I->size - 1, cls_letter(I->cls), I->vreg, I->size == 1 ? "single" : "range",
+               I->align);
+    if (R->log_ra)
+        wa_log(R->ctx, "[REGALLOC] %%%c%u x%u align %u, points %u..%u -> %c%u (%s)",
+               cls_letter(I->cls), I->vreg, I->size, I->align, I->start, I->end, cls_letter(I->cls),
+               reg, how);
+    return 0;
+}
+
+/* Registers whose fixed (precolored) segments meet the interval. */
+static void fixed_conflicts(const pool *P, const ival *I, uint64_t out[4])
+{
+    memset(out, 0, 4 * sizeof(uint64_t));
+    for (unsigned w = 0; w < 4; w++) {
+        uint64_t m = P->has_fixed[w];
+        while (m) {
+            unsigned r = (w << 6) + ctz64(m);
+            m &= m - 1;
+            if (segs_overlap(P->fseg[r], P->fn[r], I->segs, I->nsegs))
+                bit_set(out, r);
+        }
+    }
+}
+
+static int range_ok_static(const pool *P, const uint64_t fix[4], unsigned reg, unsigned size,
+                           unsigned align)
+{
+    if (reg % align || reg + size > P->limit)
+        return 0;
+    for (unsigned r = reg; r < reg + size; r++)
+        if (bit_get(P->blocked, r) || bit_get(fix, r))
+            return 0;
+    return 1;
+}
+
+/* 1. hints */
+static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int *tied)
+{
+    const ival *I = &R->iv[i];
+    for (unsigned h = I->hint_head; h != WA_NONE; h = R->hint_next[h]) {
+        const hint *H = &R->hints[h];
+        unsigned other = R->iv[H->other].vreg;
+        unsigned base = R->res->reg[other];
+        if (base == WA_NONE || R->iv[H->other].cls != I->cls)
+            continue;
+        long q = (long)base + H->delta;
+        if (q < 0 || !range_ok_static(P, fix, (unsigned)q, I->size, I->align))
+            continue;
+        int ok = 1;
+        for (unsigned r = (unsigned)q; r < (unsigned)q + I->size && ok; r++) {
+            for (unsigned n = P->head[r]; n != WA_NONE; n = R->own[n].next) {
+                unsigned j = R->own[n].ival;
+                int tie_ok = H->tie_point != WA_NONE && j == H->other &&
+                             R->iv[j].end == H->tie_point && I->start == H->tie_point;
+                if (!tie_ok) {
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+        if (ok) {
+            *tied = H->tie_point != WA_NONE;
+            return (unsigned)q;
+        }
+    }
+    return WA_NONE;
+}
+
+/* 2. best fit among free runs */
+static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4])
+{
+    uint64_t fr[4];
+    for (unsigned w = 0; w < 4; w++)
+        fr[w] = ~(P->busy[w] | P->blocked[w] | fix[w]);
+    unsigned best = WA_NONE, best_len = 0;
+    for (unsigned p = 0; p < P->limit;) {
+        unsigned rs = next_bit(fr, p, P->limit, 1);
+        if (rs >= P->limit)
+            break;
+        unsigned re = next_bit(fr, rs, P->limit, 0);
+        unsigned q = (rs + I->align - 1) / I->align * I->align;
+        if (q + I->size <= re) {
+            unsigned len = re == P->limit ? 0xFFFFFFFFu : re - rs;
+            if (best == WA_NONE || len < best_len) {
+                best = q;
+                best_len = len;
+            }
+        }
+        p = re;
+    }
+    return best;
+}
+
+/* 3. a range whose every owner is in a hole for the whole new interval */
+static unsigned hole_fit(ra *R, pool *P, unsigned i, const uint64_t fix[4])
+{
+    const ival *I = &R->iv[i];
+    for (unsigned q = 0; q + I->size <= P->limit; q += I->align) {
+        if (!range_ok_static(P, fix, q, I->size, I->align))
+            continue;
+        int ok = 1;
+        for (unsigned r = q; r < q + I->size && ok; r++)
+            for (unsigned n = P->head[r]; n != WA_NONE && ok; n = R->own[n].next) {
+                const ival *J = &R->iv[R->own[n].ival];
+                if (segs_overlap(I->segs, I->nsegs, J->segs, J->nsegs))
+                    ok = 0;
+            }
+        if (ok)
+            return q;
+    }
+    return WA_NONE;
+}
+
+/* ---- failure report ---------------------------------------------------------------------------- */
+
+static wa_loc point_loc(const ra *R, unsigned point)
+{
+    unsigned item = point / 2;
+    if (item >= R->prog->ninstrs)
+        return WA_LOC_NONE;
+    return wa_instr_loc(R->prog, &R->prog->instrs[item]);
+}
+
+static unsigned point_tag(const ra *R, unsigned point)
+{
+    unsigned item = point / 2;
+    for (; item < R->prog->ninstrs; item++)
+        if (R->prog->instrs[item].tag != WA_NO_TAG)
+            return R->prog->instrs[item].tag;
+    return WA_NO_TAG;
+}
+
+static int cmp_len_desc(const void *a, const void *b, const ra *R)
+{
+    const ival *x = &R->iv[*(const unsigned *)a], *y = &R->iv[*(const unsigned *)b];
+    unsigned lx = x->end - x->start, ly = y->end - y->start;
+    if (lx != ly)
+        return lx > ly ? -1 : 1;
+    return x->vreg < y->vreg ? -1 : x->vreg > y->vreg;
+}
+
+static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4])
+{
+    const ival *I = &R->iv[i];
+    char c = cls_letter(I->cls);
+    static const char *const cname[4] = { "", "VGPR", "SGPR", "AGPR" };
+    wa_error(R->ctx, WA_E_ALLOC, point_loc(R, I->start),
+             "cannot allocate %%%c%u (%s x%u, align %u, live from I%u to I%u): no free aligned range in %c0..%c%u",
+             c, I->vreg, cname[I->cls], I->size, I->align, point_tag(R, I->start),
+             point_tag(R, I->end), c, c, P->limit - 1);
+    /* overlapping values, longest first */
+    unsigned *list = wa_mem_calloc(R->ctx, R->niv + 1, sizeof(unsigned));
+    unsigned char *seen = wa_mem_calloc(R->ctx, R->niv + 1, 1);
+    unsigned n = 0;
+    if (list && seen) {
+        for (unsigned r = 0; r < P->limit; r++)
+            for (unsigned o = P->head[r]; o != WA_NONE; o = R->own[o].next) {
+                unsigned j = R->own[o].ival;
+                if (seen[j])
+                    continue;
+                seen[j] = 1;
+                const ival *J = &R->iv[j];
+                if (segs_overlap(I->segs, I->nsegs, J->segs, J->nsegs))
+                    list[n++] = j;
+            }
+        /* sort by length, longest first (small lists: insertion sort) */
+        for (unsigned a = 1; a < n; a++) {
+            unsigned t = list[a], b = a;
+            while (b > 0 && cmp_len_desc(&list[b - 1], &t, R) > 0) {
+                list[b] = list[b - 1];
+                b--;
+            }
+            list[b] = t;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            const ival *J = &R->iv[list[k]];
+            unsigned base = R->res->reg[J->vreg];
+            wa_note(R->ctx, point_loc(R, J->start),
+                    "overlaps %%%c%u (x%u) in %c[%u:%u], live from I%u to I%u (%u points)", c,
+                    J->vreg, J->size, c, base, base + J->size - 1, point_tag(R, J->start),
+                    point_tag(R, J->end), J->end - J->start + 1);
+        }
+    }
+    wa_mem_free(R->ctx, list);
+    wa_mem_free(R->ctx, seen);
+    for (unsigned r = 0; r < P->limit; r++)
+        if (bit_get(fix, r))
+            wa_note(R->ctx, WA_LOC_NONE, "overlaps precolored %c%u (used by the program)", c, r);
+    /* pool state as ranges */
+    wa_sb sb;
+    wa_sb_init(&sb, R->ctx);
+    wa_sb_printf(&sb, "%s pool at I%u (limit %u):", cname[I->cls], point_tag(R, I->start), P->limit);
+    for (unsigned r = 0; r < P->limit;) {
+        int kind = bit_get(P->blocked, r) ? 2 : bit_get(P->busy, r) ? 1 : bit_get(fix, r) ? 3 : 0;
+        unsigned e = r + 1;
+        while (e < P->limit) {
+            int k2 = bit_get(P->blocked, e) ? 2 : bit_get(P->busy, e) ? 1 : bit_get(fix, e) ? 3 : 0;
+            if (k2 != kind)
+                break;
+            e++;
+        }
+        static const char *const word[4] = { "free", "busy", "reserved", "precolored" };
+        if (e - r == 1)
+            wa_sb_printf(&sb, " %c%u %s;", c, r, word[kind]);
+        else
+            wa_sb_printf(&sb, " %c%u-%c%u %s;", c, r, c, e - 1, word[kind]);
+        r = e;
+    }
+    if (!sb.failed && sb.data)
+        wa_note(R->ctx, WA_LOC_NONE, "%s", sb.data);
+    wa_sb_free(&sb);
+    return WA_E_ALLOC;
+}
+
+/* ---- setup -------------------------------------------------------------------------------------- */
+
+static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_point)
+{
+    if (WA_GROW(R->ctx, R->hints, R->caphints, R->nhints + 1))
+        return -1;
+    unsigned cap = R->caphints;
+    unsigned *p = wa_mem_realloc(R->ctx, R->hint_next, (cap ? cap : 1) * sizeof(unsigned));
+    if (!p)
+        return -1;
+    R->hint_next = p;
+    unsigned h = R->nhints++;
+    R->hints[h] = (hint){ other, delta, tie_point };
+    R->hint_next[h] = R->iv[a].hint_head;
+    R->iv[a].hint_head = h;
+    return 0;
+}
+
+static int collect_hints(ra *R)
+{
+    const wa_program *prog = R->prog;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_operand *d, *s;
+        unsigned tie = WA_NONE;
+        if ((info->flags & WA_IF_MOVE) && !(R->opts.flags & WA_REGALLOC_NO_COALESCE)) {
+            d = &in->ops[0];
+            s = &in->ops[1];
+        } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4) {
+            d = &in->ops[0];
+            s = &in->ops[3];
+            tie = 2 * i; /* vdst is defined early, srcC ends at the use point */
+        } else {
+            continue;
+        }
+        if (d->kind != WA_OPND_VIRT || s->kind != WA_OPND_VIRT || d->id == s->id ||
+            d->reg_class != s->reg_class || d->count != s->count)
+            continue;
+        unsigned a = R->vreg_iv[d->id], b = R->vreg_iv[s->id];
+        if (a == WA_NONE || b == WA_NONE)
+            continue;
+        int delta = (int)s->first - (int)d->first;
+        if (add_hint(R, a, b, delta, tie) || add_hint(R, b, a, -delta, WA_NONE))
+            return -1;
+    }
+    return 0;
+}
+
+static void setup_pool(ra *R, pool *P, unsigned cls)
+{
+    memset(P, 0, sizeof(*P));
+    P->cls = cls;
+    for (unsigned r = 0; r < NREG; r++)
+        P->head[r] = WA_NONE;
+    const uint32_t *reserved = cls == WA_REG_VGPR ? R->opts.reserved_vgprs
+                             : cls == WA_REG_SGPR ? R->opts.reserved_sgprs : R->opts.reserved_agprs;
+    unsigned nbits = cls == WA_REG_SGPR ? 128u : 256u;
+    P->limit = cls == WA_REG_VGPR ? R->opts.max_vgprs
+             : cls == WA_REG_SGPR ? R->opts.max_sgprs : R->opts.max_agprs;
+    for (unsigned r = 0; r < NREG; r++)
+        if (r >= P->limit || (r < nbits && wa_reserved_bit(reserved, r)))
+            bit_set(P->blocked, r);
+    /* precolored registers: segments of the physical units */
+    const wa_liveness *L = R->live;
+    for (unsigned r = 0; r < nbits; r++) {
+        unsigned n;
+        const wa_live_segment *s = wa_live_key_segs(L, L->nvregs + wa_phys_unit((wa_reg_class)cls, r), &n);
+        if (!n)
+            continue;
+        P->fseg[r] = s;
+        P->fn[r] = n;
+        bit_set(P->has_fixed, r);
+        if (r + 1 > P->fixed_peak)
+            P->fixed_peak = r + 1;
+    }
+}
+
+static void ra_free(ra *R)
+{
+    wa_mem_free(R->ctx, R->iv);
+    wa_mem_free(R->ctx, R->vreg_iv);
+    wa_mem_free(R->ctx, R->hints);
+    wa_mem_free(R->ctx, R->hint_next);
+    wa_mem_free(R->ctx, R->own);
+    for (unsigned c = 0; c < 4; c++)
+        wa_mem_free(R->ctx, R->pools[c].heap);
+}
+
+/* Reports virtual registers read before any definition. */
+static wa_status check_entry(ra *R)
+{
+    unsigned n;
+    const unsigned *v = wa_liveness_live_on_entry(R->live, &n);
+    if (!n)
+        return WA_OK;
+    const wa_program *prog = R->prog;
+    for (unsigned k = 0; k < n && k < 32; k++) {
+        unsigned id = v[k];
+        wa_loc loc = WA_LOC_NONE;
+        for (unsigned i = 0; i < prog->ninstrs && loc.tag == WA_NO_TAG; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa_get(in->op);
+            for (unsigned j = 0; j < in->nops && j < info->num_operands; j++)
+                if (in->ops[j].kind == WA_OPND_VIRT && in->ops[j].id == id &&
+                    (wa_instr_role(in, info, j) & WA_ROLE_USE)) {
+                    loc = wa_instr_loc(prog, in);
+                    break;
+                }
+        }
+        wa_error(R->ctx, WA_E_VALIDATE, loc,
+                 "%%%c%u may be read before it is defined (it is live on entry to the kernel)",
+                 cls_letter(prog->vregs[id].cls), id);
+    }
+    return WA_E_VALIDATE;
+}
+
+wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
+                          const wa_regalloc_options *opts)
+{
+    if (!out || !prog)
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_context *ctx = prog->ctx;
+    wa_diag_reset(ctx);
+    ra R;
+    memset(&R, 0, sizeof(R));
+    R.prog = prog;
+    R.ctx = ctx;
+    R.free_own = WA_NONE;
+    wa_status st = wa_regalloc_options_check(&R.opts, ctx, opts);
+    if (st)
+        return st;
+    R.log_ra = (ctx->debug & WA_DEBUG_REGALLOC) != 0;
+    R.log_alloc = (ctx->debug & WA_DEBUG_ALLOC) != 0;
+
+    wa_liveness *live = NULL;
+    st = wa_liveness_compute(&live, prog, NULL);
+    if (st)
+        return st;
+    R.live = live;
+    if ((st = check_entry(&R)) != WA_OK) {
+        wa_liveness_destroy(live);
+        return st;
+    }
+
+    wa_regalloc_result *res = wa_mem_calloc(ctx, 1, sizeof(*res));
+    if (!res)
+        goto nomem;
+    R.res = res;
+    res->ctx = ctx;
+    res->target = prog->target;
+    res->nvregs = prog->nvregs;
+    res->reg = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(uint32_t));
+    res->cls = wa_mem_calloc(ctx, prog->nvregs + 1, 1);
+    res->size = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(uint32_t));
+    R.vreg_iv = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(unsigned));
+    R.iv = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(ival));
+    if (!res->reg || !res->cls || !res->size || !R.vreg_iv || !R.iv)
+        goto nomem;
+
+    /* intervals */
+    for (unsigned v = 0; v < prog->nvregs; v++) {
+        res->reg[v] = WA_NONE;
+        res->cls[v] = prog->vregs[v].cls;
+        res->size[v] = prog->vregs[v].size;
+        R.vreg_iv[v] = WA_NONE;
+        unsigned n;
+        const wa_live_segment *s = wa_live_key_segs(live, v, &n);
+        if (!n || prog->vregs[v].cls == WA_REG_NONE)
+            continue;
+        ival *I = &R.iv[R.niv];
+        I->vreg = v;
+        I->cls = prog->vregs[v].cls;
+        I->size = prog->vregs[v].size;
+        I->align = wa_regalloc_align(prog->target, (wa_reg_class)I->cls, I->size, prog->vregs[v].align);
+        I->segs = s;
+        I->nsegs = n;
+        I->start = s[0].start;
+        I->end = s[n - 1].end;
+        I->hint_head = WA_NONE;
+        R.vreg_iv[v] = R.niv++;
+    }
+    if (collect_hints(&R))
+        goto nomem;
+
+    /* order: start point (counting sort), larger first on ties, then id */
+    unsigned npts = 2 * prog->ninstrs + 2;
+    unsigned *cnt = wa_mem_calloc(ctx, npts + 1, sizeof(unsigned));
+    unsigned *order = wa_mem_calloc(ctx, R.niv + 1, sizeof(unsigned));
+    if (!cnt || !order) {
+        wa_mem_free(ctx, cnt);
+        wa_mem_free(ctx, order);
+        goto nomem;
+    }
+    for (unsigned i = 0; i < R.niv; i++)
+        cnt[R.iv[i].start + 1]++;
+    for (unsigned p = 0; p < npts; p++)
+        cnt[p + 1] += cnt[p];
+    for (unsigned i = 0; i < R.niv; i++)
+        order[cnt[R.iv[i].start]++] = i;
+    /* within one start point: larger registers first (stable otherwise) */
+    for (unsigned a = 1; a < R.niv; a++) {
+        unsigned t = order[a], b = a;
+        while (b > 0 && R.iv[order[b - 1]].start == R.iv[t].start &&
+               R.iv[order[b - 1]].size < R.iv[t].size) {
+            order[b] = order[b - 1];
+            b--;
+        }
+        order[b] = t;
+    }
+    wa_mem_free(ctx, cnt);
+
+    for (unsigned c = 1; c <= 3; c++)
+        setup_pool(&R, &R.pools[c], c);
+
+    st = WA_OK;
+    for (unsigned k = 0; k < R.niv && st == WA_OK; k++) {
+        unsigned i = order[k];
+        ival *I = &R.iv[i];
+        pool *P = &R.pools[I->cls];
+        expire(&R, P, I->start);
+        uint64_t fix[4];
+        fixed_conflicts(P, I, fix);
+        int tied = 0;
+        const char *how = "hint";
+        unsigned reg = try_hints(&R, P, i, fix, &tied);
+        if (reg != WA_NONE && tied) {
+            res->stats.tied++;
+            how = "tied to srcC";
+        } else if (reg != WA_NONE) {
+            res->stats.coalesced++;
+        }
+        if (reg == WA_NONE) {
+            reg = best_fit(P, I, fix);
+            how = "best fit";
+        }
+        if (reg == WA_NONE && !(R.opts.flags & WA_REGALLOC_NO_HOLES)) {
+            reg = hole_fit(&R, P, i, fix);
+            how = "lifetime hole";
+            if (reg != WA_NONE)
+                res->stats.hole_fits++;
+        }
+        if (reg == WA_NONE) {
+            st = report_failure(&R, P, i, fix);
+            break;
+        }
+        if (assign(&R, P, i, reg, how)) {
+            wa_mem_free(ctx, order);
+            goto nomem;
+        }
+    }
+    wa_mem_free(ctx, order);
+    if (st) {
+        wa_regalloc_destroy(res);
+        ra_free(&R);
+        wa_liveness_destroy(live);
+        return st;
+    }
+    res->stats.version = WA_REGALLOC_STATS_VERSION;
+    res->stats.intervals = R.niv;
+    unsigned peaks[4];
+    for (unsigned c = 1; c <= 3; c++)
+        peaks[c] = R.pools[c].peak > R.pools[c].fixed_peak ? R.pools[c].peak : R.pools[c].fixed_peak;
+    res->stats.peak_vgprs = peaks[WA_REG_VGPR];
+    res->stats.peak_sgprs = peaks[WA_REG_SGPR];
+    res->stats.peak_agprs = peaks[WA_REG_AGPR];
+    res->stats.max_pressure_vgpr = wa_liveness_max_pressure(live, WA_REG_VGPR, NULL);
+    res->stats.max_pressure_sgpr = wa_liveness_max_pressure(live, WA_REG_SGPR, NULL);
+    res->stats.max_pressure_agpr = wa_liveness_max_pressure(live, WA_REG_AGPR, NULL);
+    if (R.log_ra)
+        wa_log(ctx, "[REGALLOC] %u intervals; peak v%u s%u a%u; max pressure v%u s%u a%u; %u coalesced, %u tied, %u hole fits",
+               R.niv, peaks[1], peaks[2], peaks[3], res->stats.max_pressure_vgpr,
+               res->stats.max_pressure_sgpr, res->stats.max_pressure_agpr, res->stats.coalesced,
+               res->stats.tied, res->stats.hole_fits);
+    ra_free(&R);
+    wa_liveness_destroy(live);
+    if (R.opts.flags & WA_REGALLOC_CHECK) {
+        st = wa_regalloc_check(NULL, prog, res, &R.opts);
+        if (st) {
+            wa_regalloc_destroy(res);
+            return st;
+        }
+    }
+    *out = res;
+    return WA_OK;
+nomem:
+    wa_regalloc_destroy(res);
+    ra_free(&R);
+    wa_liveness_destroy(live);
+    return wa_error_nomem(ctx);
+}
+
+void wa_regalloc_destroy(wa_regalloc_result *res)
+{
+    if (!res)
+        return;
+    wa_context *ctx = res->ctx;
+    wa_mem_free(ctx, res->reg);
+    wa_mem_free(ctx, res->cls);
+    wa_mem_free(ctx, res->size);
+    wa_mem_free(ctx, res);
+}
+
+wa_status wa_regalloc_lookup(wa_operand *out, const wa_regalloc_result *res, unsigned vreg)
+{
+    if (!out || !res)
+        return WA_E_INVALID;
+    if (vreg >= res->nvregs || res->reg[vreg] == WA_NONE)
+        return wa_error(res->ctx, WA_E_NOT_FOUND, WA_LOC_NONE,
+                        "virtual register %u has no allocation (no live range)", vreg);
+    *out = wa_opnd_phys((wa_reg_class)res->cls[vreg], res->reg[vreg], res->size[vreg]);
+    return WA_OK;
+}
+
+wa_status wa_regalloc_get_stats(wa_regalloc_stats *out, const wa_regalloc_result *res)
+{
+    if (!out || !res)
+        return WA_E_INVALID;
+    *out = res->stats;
+    return WA_OK;
+}
