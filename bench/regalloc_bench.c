@@ -70,7 +70,8 @@ typedef struct bench_opts {
     unsigned runs;            /* 0: adaptive */
     unsigned budget_ms;       /* adaptive: time spent per measurement */
     unsigned block_size;
-    int check, csv, comments;
+    unsigned max_vgprs;       /* allocator limit (default 256) */
+    int check, csv, comments, verbose;
     const char *emit_text;
 } bench_opts;
 
@@ -85,11 +86,14 @@ static void usage(FILE *f)
             "  --runs=N            timed runs per measurement, best kept (default: adaptive)\n"
             "  --budget=MS         adaptive runs: time per measurement (default 300)\n"
             "  --block-size=N      many_loops: average instructions per block (default 30)\n"
+            "  --max-vgprs=N       allocator VGPR limit (default 256)\n"
             "  --check             verify each allocation with wa_regalloc_check (not timed)\n"
             "  --emit-text=FILE    write the generated kernel(s) as text IR (\"-\": stdout);\n"
             "                      with several kernels, FILE gets -<shape>-<size> inserted\n"
             "  --comments          put section comments into the generated kernels\n"
             "  --csv               comma-separated output\n"
+            "  --verbose           also report generation, validation and check times and\n"
+            "                      the kernels' composition (on stderr)\n"
             "  --help\n"
             "exit status: 0 all good, 1 a generation, validation, liveness, allocation or\n"
             "check failure, 2 usage, 77 the library has no liveness/regalloc entry points\n");
@@ -160,6 +164,7 @@ static int parse_args(bench_opts *o, int argc, char **argv)
     o->seed = 1;
     o->budget_ms = 300;
     o->block_size = 30;
+    o->max_vgprs = 256;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -189,6 +194,9 @@ static int parse_args(bench_opts *o, int argc, char **argv)
         } else if ((v = arg_value(a, "--block-size"))) {
             if (parse_uint(&o->block_size, v, 10, 10000))
                 return fprintf(stderr, "bad --block-size: %s (10 .. 10000)\n", v), -1;
+        } else if ((v = arg_value(a, "--max-vgprs"))) {
+            if (parse_uint(&o->max_vgprs, v, 1, 256))
+                return fprintf(stderr, "bad --max-vgprs: %s (1 .. 256)\n", v), -1;
         } else if ((v = arg_value(a, "--emit-text"))) {
             if (!*v)
                 return fprintf(stderr, "--emit-text needs a file name\n"), -1;
@@ -197,6 +205,8 @@ static int parse_args(bench_opts *o, int argc, char **argv)
             o->check = 1;
         } else if (strcmp(a, "--csv") == 0) {
             o->csv = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            o->verbose = 1;
         } else if (strcmp(a, "--comments") == 0) {
             o->comments = 1;
         } else {
@@ -304,7 +314,8 @@ static int write_text(const bench_opts *o, const wa_program *prog, row *r, int s
     return bad ? -1 : 0;
 }
 
-static void time_liveness(const bench_opts *o, const wa_program *prog, row *r)
+/* Returns the liveness of the first run (the caller destroys it), or NULL. */
+static wa_liveness *time_liveness(const bench_opts *o, const wa_program *prog, row *r)
 {
     double spent = 0;
     wa_liveness *keep = NULL;
@@ -332,13 +343,18 @@ static void time_liveness(const bench_opts *o, const wa_program *prog, row *r)
         for (unsigned c = 0; c < 3; c++)
             r->press[c] = wa_liveness_max_pressure(keep, classes[c], NULL);
         r->have_press = 1;
-        wa_liveness_destroy(keep);
     }
+    return keep;
 }
 
-static void time_regalloc(const bench_opts *o, const wa_program *prog, row *r)
+/* Times the allocation of `prog`; `live` (may be NULL) is its liveness, handed to
+   the allocator so that the time is the allocation's alone. */
+static void time_regalloc(const bench_opts *o, const wa_program *prog, const wa_liveness *live,
+                          row *r)
 {
     wa_regalloc_options ro = WA_REGALLOC_OPTIONS_INIT;
+    ro.max_vgprs = o->max_vgprs;
+    ro.liveness = live;
     double spent = 0;
     wa_regalloc_result *keep = NULL;
     do {
@@ -388,7 +404,12 @@ static void time_regalloc(const bench_opts *o, const wa_program *prog, row *r)
 
     if (o->check) {
         unsigned errors = 0;
+        ro.liveness = NULL;
+        double t0 = now_ms();
         st = wa_regalloc_check(&errors, prog, keep, &ro);
+        if (o->verbose)
+            fprintf(stderr, "%s %u: checked in %.1f ms\n", gemm_gen_shape_name(r->shape),
+                    r->target, now_ms() - t0);
         r->check_errors = errors;
         r->check = st == WA_OK && errors == 0 ? CHECK_PASSED : CHECK_FAILED;
         if (r->check == CHECK_FAILED)
@@ -464,7 +485,7 @@ static void print_row(const bench_opts *o, const row *r)
     fflush(stdout);
 }
 
-/* Per shape: spread of ns/instruction over the sizes from 10k up. */
+/* Per shape: spread of ns/instruction over the sizes of 10k instructions and more. */
 static void print_summary(const bench_opts *o, const row *rows, unsigned n)
 {
     if (o->csv)
@@ -474,7 +495,7 @@ static void print_summary(const bench_opts *o, const row *rows, unsigned n)
         unsigned count = 0, from = 0, to = 0;
         for (unsigned i = 0; i < n; i++) {
             const row *r = &rows[i];
-            if ((unsigned)r->shape != s || r->info.instructions < 9000 || r->live_ms < 0 ||
+            if ((unsigned)r->shape != s || r->target < 10000 || r->live_ms < 0 ||
                 r->alloc_ms < 0)
                 continue;
             double ns = (r->live_ms + r->alloc_ms) * 1e6 / r->info.instructions;
@@ -485,9 +506,9 @@ static void print_summary(const bench_opts *o, const row *rows, unsigned n)
             count++;
         }
         if (count >= 2)
-            printf("%s: ns/instr from %u to %u instructions: %.1f .. %.1f "
+            printf("%s: ns/instr from %u to %u instructions: min %.1f, max %.1f, max/min %.2f "
                    "(+-%.1f%% around the middle)\n",
-                   gemm_gen_shape_name((gemm_gen_shape)s), from, to, lo, hi,
+                   gemm_gen_shape_name((gemm_gen_shape)s), from, to, lo, hi, hi / lo,
                    100.0 * (hi - lo) / (hi + lo));
     }
 }
@@ -561,14 +582,25 @@ int main(int argc, char **argv)
             r->blocks = r->info.blocks;
             if (o.emit_text)
                 write_text(&o, prog, r, several);
+            t0 = now_ms();
             st = wa_program_validate(NULL, prog, NULL);
+            double validate_ms = now_ms() - t0;
+            if (o.verbose)
+                fprintf(stderr,
+                        "%s %u: generated in %.1f ms (%u instructions, %u items, %u blocks, "
+                        "%u loops, %u K steps, %u MFMAs, %u virtual registers, %u long-lived "
+                        "values), validated in %.1f ms\n",
+                        gemm_gen_shape_name(r->shape), r->target, r->gen_ms, r->info.instructions,
+                        r->info.items, r->info.blocks, r->info.loops, r->info.steps, r->info.mfmas,
+                        r->info.vregs, r->info.long_lived, validate_ms);
             if (st != WA_OK) {
                 fail(r, ctx, "wa_program_validate", "invalid kernel", st);
             } else {
-                if (live_ok)
-                    time_liveness(&o, prog, r);
+                wa_liveness *live = live_ok ? time_liveness(&o, prog, r) : NULL;
                 if (alloc_ok)
-                    time_regalloc(&o, prog, r);
+                    time_regalloc(&o, prog, live, r);
+                if (live)
+                    wa_liveness_destroy(live);
                 if (!r->failed && (!live_ok || !alloc_ok))
                     r->status = !live_ok ? "no liveness" : "no regalloc";
             }

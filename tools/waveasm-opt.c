@@ -1,8 +1,16 @@
-/* tools/waveasm-opt.c — command-line driver: parse text IR, validate, print IR or
-   emit assembly. Thin by design: everything is a library call.
+/* tools/waveasm-opt.c — command-line driver: parse text IR, validate, allocate
+   registers, print IR, emit assembly, or report register pressure. Thin by
+   design: everything is a library call.
 
-   Exit status: 0 success, 1 bad input (parse, validation, I/O), 2 bad usage
-   (unknown option, missing or bad option value). */
+   Order of work: parse, retarget, validate, liveness (--print-liveness,
+   --pressure-svg: always of the program as given, before allocation), register
+   allocation, output. With --print-liveness the output is the pressure report
+   instead of IR or assembly, followed by the allocation summary when --regalloc
+   is given; the report is written even when allocation then fails, because it
+   shows where the pressure is.
+
+   Exit status: 0 success, 1 bad input (parse, validation, allocation, I/O), 2 bad
+   usage (unknown option, missing or bad option value, conflicting options). */
 #include <waveasm/waveasm.h>
 
 #include <stdio.h>
@@ -18,17 +26,25 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: %s [options] [input.wa | -]\n"
             "Reads one kernel in the text form (standard input if no file or '-'),\n"
-            "and prints it as text IR or as an assembly file for llvm-mc.\n"
+            "and prints it as text IR, as an assembly file for llvm-mc, or as a\n"
+            "register pressure report.\n"
             "  --target=<gfx90a|gfx942|gfx950>  retarget the kernel (default: its .target)\n"
             "  --emit=ir|asm                    output text IR (default) or assembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
-            "  --regalloc-stats                 print allocation statistics to stderr\n"
+            "  --regalloc-stats                 --regalloc, and print its statistics to stderr\n"
+            "  --print-liveness                 output the register pressure report of the\n"
+            "                                   program as given (before --regalloc) instead\n"
+            "                                   of IR/assembly; with --regalloc, followed by\n"
+            "                                   the allocation summary\n"
+            "  --pressure-svg=<file>            also write an SVG plot of the register\n"
+            "                                   pressure of the program as given\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
             "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
             "  --version, --help\n"
             "Options taking a value accept both '--opt=value' and '--opt value'.\n"
-            "Exit status: 0 success, 1 invalid input, 2 usage error.\n",
+            "Exit status: 0 success, 1 invalid input (including allocation failure),\n"
+            "2 usage error.\n",
             prog_name);
 }
 
@@ -91,11 +107,61 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
     return argv[++*i];
 }
 
+/* Writes `a` then `b` (may be NULL) to `path` (NULL: standard output). Returns
+   0, or 1 after printing an error. */
+static int write_output(const char *path, const char *a, size_t alen, const char *b, size_t blen)
+{
+    FILE *f = path ? fopen(path, "wb") : stdout;
+    if (!f) {
+        fprintf(stderr, "%s: error: cannot open '%s' for writing\n", prog_name, path);
+        return 1;
+    }
+    int werr = fwrite(a, 1, alen, f) != alen;
+    if (b && blen)
+        werr |= fwrite(b, 1, blen, f) != blen;
+    if (path)
+        werr |= fclose(f) != 0;
+    else
+        werr |= fflush(f) != 0;
+    if (werr) {
+        fprintf(stderr, "%s: error: cannot write '%s'\n", prog_name, path ? path : "<stdout>");
+        return 1;
+    }
+    return 0;
+}
+
+/* The allocation summary that follows the pressure report: per class the
+   maximum pressure, the registers allocated (highest used + 1) and their ratio.
+   Returns the length written to `buf`. */
+static size_t alloc_summary(char *buf, size_t size, const wa_regalloc_stats *rs, unsigned removed)
+{
+    static const char *const names[3] = { "VGPR", "SGPR", "AGPR" };
+    unsigned pressure[3] = { rs->max_pressure_vgpr, rs->max_pressure_sgpr, rs->max_pressure_agpr };
+    unsigned peak[3] = { rs->peak_vgprs, rs->peak_sgprs, rs->peak_agprs };
+    size_t n = 0;
+    int k = snprintf(buf, size, "\nregister allocation:\n  class  max pressure  allocated  ratio\n");
+    for (unsigned c = 0; c < 3 && k > 0 && (n += (size_t)k) < size; c++) {
+        char ratio[32] = "-";
+        if (pressure[c])
+            snprintf(ratio, sizeof(ratio), "%.2f", (double)peak[c] / pressure[c]);
+        k = snprintf(buf + n, size - n, "  %-5s  %12u  %9u  %5s\n", names[c], pressure[c], peak[c],
+                     ratio);
+    }
+    if (k > 0 && (n += (size_t)k) < size) {
+        k = snprintf(buf + n, size - n,
+                     "  %u values; %u moves coalesced (%u removed), %u MFMA ties, %u hole fits\n",
+                     rs->intervals, rs->coalesced, removed, rs->tied, rs->hole_fits);
+        if (k > 0)
+            n += (size_t)k;
+    }
+    return n < size ? n : size - 1;
+}
+
 int main(int argc, char **argv)
 {
-    const char *input = "-", *output = NULL;
+    const char *input = "-", *output = NULL, *svg_path = NULL;
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
-    int regalloc = 0, regalloc_stats = 0;
+    int regalloc = 0, regalloc_stats = 0, print_liveness = 0;
     wa_target target = WA_TARGET_UNKNOWN;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -115,6 +181,10 @@ int main(int argc, char **argv)
                 emit_asm = 1;
             else
                 return usage_error("unknown --emit kind ", v, " (ir, asm)");
+        } else if ((v = option_value(argc, argv, &i, "--pressure-svg", &missing)) || missing) {
+            if (missing || !v[0])
+                return usage_error("option ", a, " needs a file name");
+            svg_path = v;
         } else if (strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
                 return usage_error("option ", a, " needs a file name");
@@ -125,6 +195,8 @@ int main(int argc, char **argv)
             regalloc = 1;
         } else if (strcmp(a, "--regalloc-stats") == 0) {
             regalloc = regalloc_stats = 1;
+        } else if (strcmp(a, "--print-liveness") == 0) {
+            print_liveness = 1;
         } else if (strcmp(a, "--no-tags") == 0) {
             tags = 0;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -142,6 +214,9 @@ int main(int argc, char **argv)
             have_input = 1;
         }
     }
+    if (print_liveness && emit_asm)
+        return usage_error("option ", "--print-liveness",
+                           " replaces the output and cannot be combined with --emit=asm");
     if (output && strcmp(output, "-") == 0)
         output = NULL;
 
@@ -153,8 +228,11 @@ int main(int argc, char **argv)
     }
     int rc = 1;
     wa_program *prog = NULL;
-    char *text = NULL;
-    size_t len = 0;
+    wa_liveness *live = NULL;
+    char *text = NULL, *svg = NULL;
+    size_t len = 0, svg_len = 0;
+    char summary[1024];
+    size_t summary_len = 0;
     wa_status st;
     /* Each call starts by clearing the context's diagnostics: report what it
        left (warnings on success, errors on failure) before the next call. */
@@ -174,12 +252,37 @@ int main(int argc, char **argv)
         if (st != WA_OK)
             goto done;
     }
-    if (regalloc) {
-        wa_regalloc_result *ra = NULL;
-        st = wa_regalloc_run(&ra, prog, NULL);
+    if (print_liveness || svg_path) {
+        st = wa_liveness_compute(&live, prog, NULL);
         report(ctx, st);
         if (st != WA_OK)
             goto done;
+        if (svg_path) {
+            st = wa_pressure_svg(&svg, &svg_len, prog, live);
+            report(ctx, st);
+            if (st != WA_OK || write_output(svg_path, svg, svg_len, NULL, 0))
+                goto done;
+        }
+        if (print_liveness) {
+            st = wa_pressure_report(&text, &len, prog, live);
+            report(ctx, st);
+            if (st != WA_OK)
+                goto done;
+        }
+        wa_liveness_destroy(live);
+        live = NULL;
+    }
+    if (regalloc) {
+        wa_regalloc_result *ra = NULL;
+        st = wa_regalloc_run(&ra, prog, NULL);
+        if (st != WA_OK) {
+            /* The report shows where the pressure is: write it before the
+               allocator's diagnostics. */
+            if (print_liveness)
+                write_output(output, text, len, NULL, 0);
+            report(ctx, st);
+            goto done;
+        }
         unsigned removed = 0;
         wa_regalloc_stats rs;
         wa_regalloc_get_stats(&rs, ra);
@@ -195,39 +298,32 @@ int main(int argc, char **argv)
                     prog_name, rs.intervals, rs.peak_vgprs, rs.max_pressure_vgpr, rs.peak_sgprs,
                     rs.max_pressure_sgpr, rs.peak_agprs, rs.max_pressure_agpr, rs.coalesced,
                     removed, rs.tied, rs.hole_fits);
+        if (print_liveness)
+            summary_len = alloc_summary(summary, sizeof(summary), &rs, removed);
     }
-    if (emit_asm) {
-        wa_emit_options eo = WA_EMIT_OPTIONS_INIT;
-        if (tags)
-            eo.flags |= WA_EMIT_TAGS;
-        st = wa_emit_asm(&text, &len, prog, &eo);
-    } else {
-        wa_print_options po = WA_PRINT_OPTIONS_INIT;
-        if (!tags)
-            po.flags &= ~WA_PRINT_TAGS;
-        st = wa_program_print(&text, &len, prog, &po);
+    if (!print_liveness) {
+        if (emit_asm) {
+            wa_emit_options eo = WA_EMIT_OPTIONS_INIT;
+            if (tags)
+                eo.flags |= WA_EMIT_TAGS;
+            st = wa_emit_asm(&text, &len, prog, &eo);
+        } else {
+            wa_print_options po = WA_PRINT_OPTIONS_INIT;
+            if (!tags)
+                po.flags &= ~WA_PRINT_TAGS;
+            st = wa_program_print(&text, &len, prog, &po);
+        }
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
     }
-    report(ctx, st);
-    if (st != WA_OK)
+    if (write_output(output, text, len, summary, summary_len))
         goto done;
-    FILE *f = output ? fopen(output, "wb") : stdout;
-    if (!f) {
-        fprintf(stderr, "%s: error: cannot open '%s' for writing\n", prog_name, output);
-        goto done;
-    }
-    int werr = fwrite(text, 1, len, f) != len;
-    if (output)
-        werr |= fclose(f) != 0;
-    else
-        werr |= fflush(f) != 0;
-    if (werr) {
-        fprintf(stderr, "%s: error: cannot write '%s'\n", prog_name,
-                output ? output : "<stdout>");
-        goto done;
-    }
     rc = 0;
 done:
     wa_free(text);
+    wa_free(svg);
+    wa_liveness_destroy(live);
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
     return rc;

@@ -12,6 +12,7 @@
 #ifndef WAVEASM_REGALLOC_H
 #define WAVEASM_REGALLOC_H
 
+#include <waveasm/liveness.h>
 #include <waveasm/program.h>
 
 WA_BEGIN_DECLS
@@ -31,11 +32,13 @@ typedef struct wa_regalloc_options {
     uint32_t reserved_sgprs[4];      /* bit r set: never allocate s<r> */
     uint32_t reserved_agprs[8];      /* bit r set: never allocate a<r> */
     unsigned flags;                  /* WA_REGALLOC_* */
+    const wa_liveness *liveness;     /* optional: liveness already computed from this very
+                                        program (saves recomputing it); NULL = compute */
     /* new fields only ever appended */
 } wa_regalloc_options;
 #define WA_REGALLOC_OPTIONS_VERSION 1
 #define WA_REGALLOC_OPTIONS_INIT                                                  \
-    { WA_REGALLOC_OPTIONS_VERSION, 256, 102, 256, { 0 }, { 0 }, { 0 }, 0 }
+    { WA_REGALLOC_OPTIONS_VERSION, 256, 102, 256, { 0 }, { 0 }, { 0 }, 0, NULL }
 
 /* Allocates every virtual register of `prog` (the program is not changed; see
    wa_regalloc_apply). Fails with WA_E_ALLOC when a value cannot be placed and with

@@ -70,8 +70,12 @@ struct wa_liveness {
     /* vreg class and size (copied so results outlive edits of the program) */
     uint8_t *vcls;
     uint32_t *vsize;
-    /* per-block live sets of virtual registers (ascending) */
+    /* per-block live sets of virtual registers (ascending), built on first request
+       from the (key, block) records of the dataflow */
     wa_csr live_in, live_out;
+    int sets_built;
+    unsigned *set_recs[2];      /* pairs key, block (flattened), live-in and live-out */
+    unsigned nset_recs[2];
     unsigned *entry_live;        /* virtual registers live on entry */
     unsigned nentry_live;
     /* pressure per item and class (index by class 1..3) */

@@ -37,10 +37,10 @@ static wa_status build_blocks(wa_cfg *cfg, const wa_program *prog)
         return wa_error_nomem(ctx);
     unsigned nb = 0;
     for (unsigned i = 0; i < n; i++) {
-        const wa_isa_info *info = wa_isa_get(prog->instrs[i].op);
+        const wa_isa_info *info = wa_isa(prog->instrs[i].op);
         int leader = i == 0 || prog->instrs[i].op == WA_OP_LABEL;
         if (i > 0) {
-            const wa_isa_info *prev = wa_isa_get(prog->instrs[i - 1].op);
+            const wa_isa_info *prev = wa_isa(prog->instrs[i - 1].op);
             if (prev->flags & (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_ENDPGM))
                 leader = 1;
         }
@@ -65,7 +65,7 @@ static wa_status build_blocks(wa_cfg *cfg, const wa_program *prog)
 static wa_status label_blocks(unsigned **out, const wa_cfg *cfg, const wa_program *prog)
 {
     wa_context *ctx = prog->ctx;
-    unsigned *lb;
+    unsigned *lb = NULL;
     if (!ALLOC(lb, prog->nlabels))
         return wa_error_nomem(ctx);
     for (unsigned l = 0; l < prog->nlabels; l++)
@@ -82,7 +82,7 @@ static unsigned block_succs(const wa_cfg *cfg, const wa_program *prog, const uns
                             unsigned b, unsigned s[2])
 {
     const wa_instr *t = &prog->instrs[cfg->last[b]];
-    const wa_isa_info *info = wa_isa_get(t->op);
+    const wa_isa_info *info = wa_isa(t->op);
     unsigned n = 0;
     if (info->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) {
         unsigned target = t->nops && t->ops[0].kind == WA_OPND_LABEL ? lb[t->ops[0].id] : WA_NONE;
@@ -99,7 +99,7 @@ static wa_status build_edges(wa_cfg *cfg, const wa_program *prog)
 {
     wa_context *ctx = prog->ctx;
     unsigned nb = cfg->nblocks;
-    unsigned *lb;
+    unsigned *lb = NULL;
     wa_status st = label_blocks(&lb, cfg, prog);
     if (st)
         return st;

@@ -57,7 +57,7 @@ typedef struct lv {
 } lv;
 
 /* Expands an operand into (value, component mask) pairs. */
-static unsigned expand(const lv *L, const wa_operand *o, unsigned *vals, uint32_t *masks)
+static inline unsigned expand(const lv *L, const wa_operand *o, unsigned *vals, uint32_t *masks)
 {
     unsigned n = 0;
     if (o->kind == WA_OPND_VIRT) {
@@ -106,7 +106,7 @@ static wa_status setup_values(lv *L)
         return wa_error_nomem(ctx);
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
-        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_isa_info *info = wa_isa(in->op);
         for (unsigned k = 0; k < in->nops; k++) {
             const wa_operand *o = &in->ops[k];
             if (o->kind != WA_OPND_VIRT)
@@ -187,37 +187,42 @@ static int cmp_unsigned(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int cmp_seg(const void *a, const void *b)
+static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
 {
-    const wa_live_segment *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->end < y->end ? -1 : x->end > y->end;
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s[mid].end < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && s[lo].start <= point;
 }
 
-/* Per-block live sets of virtual registers from (value, block) records: rows are
+/* Per-block live sets of virtual registers from (key, block) records: rows are
    blocks, entries vreg ids, ascending and unique. */
-static wa_status block_sets(lv *L, const pair *recs, unsigned n, wa_csr *out)
+static wa_status block_sets(wa_context *ctx, unsigned nv, unsigned nb, const unsigned *recs,
+                            unsigned n, wa_csr *out)
 {
-    wa_context *ctx = L->ctx;
-    unsigned nb = L->cfg->nblocks, m = 0;
-    pair *p = wa_mem_calloc(ctx, n + 1, sizeof(pair));
+    unsigned m = 0;
+    pair *p = wa_mem_alloc(ctx, (n + 1) * sizeof(pair));
     if (!p)
         return wa_error_nomem(ctx);
     for (unsigned i = 0; i < n; i++) {
-        unsigned key = L->val_key[recs[i].a];
-        if (key < L->nv)
-            p[m++] = (pair){ recs[i].b, key };
+        unsigned key = recs[2 * i];
+        if (key < nv)
+            p[m++] = (pair){ recs[2 * i + 1], key };
     }
     wa_status st = pairs_to_csr(ctx, p, m, nb, out);
     wa_mem_free(ctx, p);
     if (st)
         return st;
-    /* sort and de-duplicate each row in place, then compact */
+    /* Records come in value order and values follow register ids, so each row is
+       already ascending: only the components of split registers repeat. */
     unsigned w = 0;
     for (unsigned b = 0; b < nb; b++) {
         unsigned s = out->off[b], e = out->off[b + 1];
-        qsort(out->data + s, e - s, sizeof(unsigned), cmp_unsigned);
         out->off[b] = w;
         for (unsigned i = s; i < e; i++)
             if (i == s || out->data[i] != out->data[i - 1])
@@ -225,6 +230,21 @@ static wa_status block_sets(lv *L, const pair *recs, unsigned n, wa_csr *out)
     }
     out->off[nb] = w;
     return WA_OK;
+}
+
+/* Builds the per-block sets on first use (accessors take a const result). */
+static int ensure_sets(const wa_liveness *cl)
+{
+    wa_liveness *l = (wa_liveness *)cl;
+    if (l->sets_built)
+        return l->sets_built > 0;
+    if (block_sets(l->ctx, l->nvregs, l->cfg.nblocks, l->set_recs[0], l->nset_recs[0], &l->live_in) ||
+        block_sets(l->ctx, l->nvregs, l->cfg.nblocks, l->set_recs[1], l->nset_recs[1], &l->live_out)) {
+        l->sets_built = -1;
+        return 0;
+    }
+    l->sets_built = 1;
+    return 1;
 }
 
 static wa_status compute(wa_liveness *R, lv *L)
@@ -245,6 +265,7 @@ static wa_status compute(wa_liveness *R, lv *L)
     unsigned *ost = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
     unsigned vals[32];
     uint32_t masks[32];
+    size_t nrefs = 0; /* value references: bounds the number of segments */
     if (!st1 || !dmask || !st2 || !kst || !ist || !ost)
         goto fail;
 
@@ -253,7 +274,7 @@ static wa_status compute(wa_liveness *R, lv *L)
         touched.n = 0;
         for (unsigned i = cfg->first[b]; i <= cfg->last[b]; i++) {
             const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa_get(in->op);
+            const wa_isa_info *info = wa_isa(in->op);
             if (info->flags & WA_IF_PSEUDO)
                 continue;
             for (int pass = 0; pass < 2; pass++) { /* reads before writes */
@@ -262,6 +283,7 @@ static wa_status compute(wa_liveness *R, lv *L)
                     if (!(role & (pass ? WA_ROLE_DEF : WA_ROLE_USE)))
                         continue;
                     unsigned n = expand(L, &in->ops[k], vals, masks);
+                    nrefs += n;
                     for (unsigned j = 0; j < n; j++) {
                         unsigned x = vals[j];
                         if (st1[x] != b + 1) {
@@ -348,7 +370,18 @@ static wa_status compute(wa_liveness *R, lv *L)
             goto fail;
     }
 
-    /* 3. segments: backward scan of each block */
+    /* 3. segments: backward scan of each block. Every segment ends at a
+       definition, or is opened by a use or a live-out value: reserve that many. */
+    {
+        size_t bound = nrefs + liveout.n + 1;
+        if (bound > 0xFFFFFFFFu)
+            goto fail;
+        void *sd = wa_mem_alloc(ctx, bound * sizeof(seg3));
+        if (!sd)
+            goto fail;
+        segs.data = sd;
+        segs.cap = (unsigned)bound;
+    }
     {
         unsigned *open_end = st2;      /* reuse: end point of the open segment */
         uint32_t *need = dmask;        /* components still needed above */
@@ -367,7 +400,7 @@ static wa_status compute(wa_liveness *R, lv *L)
             }
             for (unsigned i = cfg->last[b] + 1; i-- > cfg->first[b];) {
                 const wa_instr *in = &prog->instrs[i];
-                const wa_isa_info *info = wa_isa_get(in->op);
+                const wa_isa_info *info = wa_isa(in->op);
                 if (info->flags & WA_IF_PSEUDO)
                     continue;
                 for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
@@ -423,12 +456,14 @@ static wa_status compute(wa_liveness *R, lv *L)
     }
 segs_done:
 
-    /* 4. merge segments per key */
+    /* 4. merge segments per key. Distributed by key in emission order, a key's
+       segments form one descending run per block (the scan goes backwards) with
+       blocks in ascending order: reversing each run sorts them. */
     {
         unsigned nkeys = L->nv + WA_UNITS;
         seg3 *s3 = segs.data;
         R->seg_index.off = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
-        R->segs = wa_mem_calloc(ctx, segs.n + 1, sizeof(wa_live_segment));
+        R->segs = wa_mem_alloc(ctx, (segs.n + 1) * sizeof(wa_live_segment));
         unsigned *fill = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
         if (!R->seg_index.off || !R->segs || !fill) {
             wa_mem_free(ctx, fill);
@@ -447,54 +482,93 @@ segs_done:
         unsigned w = 0;
         for (unsigned k = 0; k < nkeys; k++) {
             unsigned s = off[k], e = off[k + 1];
-            wa_live_segment *a = R->segs + s;
-            unsigned n = e - s;
-            /* mostly sorted already (blocks in order): insertion sort, qsort if long */
-            if (n > 64) {
-                qsort(a, n, sizeof(*a), cmp_seg);
-            } else {
-                for (unsigned i = 1; i < n; i++) {
-                    wa_live_segment t = a[i];
-                    unsigned j = i;
-                    while (j > 0 && cmp_seg(&a[j - 1], &t) > 0) {
-                        a[j] = a[j - 1];
-                        j--;
-                    }
-                    a[j] = t;
+            wa_live_segment *a = R->segs;
+            for (unsigned i = s; i < e;) {
+                unsigned j = i + 1;
+                while (j < e && a[j].start <= a[j - 1].start)
+                    j++;
+                for (unsigned lo = i, hi = j - 1; lo < hi; lo++, hi--) {
+                    wa_live_segment t = a[lo];
+                    a[lo] = a[hi];
+                    a[hi] = t;
                 }
+                i = j;
             }
             off[k] = w;
-            for (unsigned i = 0; i < n; i++) {
+            for (unsigned i = s; i < e; i++) {
                 wa_live_segment t = a[i];
-                if (w > off[k] && t.start <= R->segs[w - 1].end + 1) {
-                    if (t.end > R->segs[w - 1].end)
-                        R->segs[w - 1].end = t.end;
+                if (w > off[k] && t.start <= a[w - 1].end + 1) {
+                    if (t.end > a[w - 1].end)
+                        a[w - 1].end = t.end;
                 } else {
-                    R->segs[w++] = t;
+                    a[w++] = t;
                 }
             }
         }
         off[nkeys] = w;
     }
 
-    /* 5. per-block live sets (virtual registers) */
-    if (block_sets(L, livein.data, livein.n, &R->live_in) ||
-        block_sets(L, liveout.data, liveout.n, &R->live_out))
-        goto fail;
+    /* 5. keep the live-in/live-out records, as (register key, block), for the
+       per-block sets that are built if asked for */
+    {
+        vec *v[2] = { &livein, &liveout };
+        for (unsigned t = 0; t < 2; t++) {
+            pair *p = v[t]->data;
+            for (unsigned i = 0; i < v[t]->n; i++)
+                p[i].a = L->val_key[p[i].a];
+            R->set_recs[t] = v[t]->data;
+            R->nset_recs[t] = v[t]->n;
+            v[t]->data = NULL;
+            v[t]->n = v[t]->cap = 0;
+        }
+    }
     if (R->nentry_live > 1)
         qsort(R->entry_live, R->nentry_live, sizeof(unsigned), cmp_unsigned);
 
-    /* 6. pressure: event sweep over program points */
+    /* 6. pressure: event sweep over program points, one class at a time. An MFMA
+       vdst starts at the use point (early clobber); where it can take the
+       registers of a srcC that ends there (the allocator's tie), both occupy the
+       same registers at that point and count once. */
     {
         unsigned npts = 2 * R->nitems + 2;
-        int *diff[4] = { NULL, NULL, NULL, NULL };
-        int ok = 1;
-        for (unsigned c = 1; c <= 3; c++) {
-            diff[c] = wa_mem_calloc(ctx, npts + 1, sizeof(int));
-            R->pressure[c] = wa_mem_calloc(ctx, R->nitems + 1, sizeof(unsigned));
-            ok &= diff[c] && R->pressure[c];
+        int *diff = wa_mem_alloc(ctx, (npts + 1) * sizeof(int));
+        unsigned *tie = wa_mem_calloc(ctx, R->nitems + 1, sizeof(unsigned)); /* registers */
+        uint8_t *tie_cls = wa_mem_calloc(ctx, R->nitems + 1, 1);
+        if (!tie || !tie_cls) {
+            wa_mem_free(ctx, diff);
+            wa_mem_free(ctx, tie);
+            wa_mem_free(ctx, tie_cls);
+            goto fail;
         }
-        if (ok) {
+        for (unsigned i = 0; i < R->nitems; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            if (!(info->flags & WA_IF_MFMA) || in->nops < 4)
+                continue;
+            const wa_operand *d = &in->ops[0], *c = &in->ops[3];
+            if (d->kind != WA_OPND_VIRT || c->kind != WA_OPND_VIRT || d->id == c->id ||
+                d->reg_class != c->reg_class || d->count != c->count ||
+                (in->ops[1].kind == WA_OPND_VIRT && in->ops[1].id == c->id) ||
+                (in->ops[2].kind == WA_OPND_VIRT && in->ops[2].id == c->id))
+                continue;
+            unsigned nd, nc;
+            const wa_live_segment *sd = wa_live_key_segs(R, d->id, &nd);
+            const wa_live_segment *sc = wa_live_key_segs(R, c->id, &nc);
+            unsigned u = 2 * i;
+            if (segs_contain(sc, nc, u) && !segs_contain(sc, nc, u + 1) && segs_contain(sd, nd, u) &&
+                (u == 0 || !segs_contain(sd, nd, u - 1))) {
+                unsigned zd = prog->vregs[d->id].size, zc = prog->vregs[c->id].size;
+                tie[i] = zd < zc ? zd : zc;
+                tie_cls[i] = prog->vregs[d->id].cls;
+            }
+        }
+        int ok = diff != NULL;
+        for (unsigned c = 1; c <= 3 && ok; c++) {
+            R->pressure[c] = wa_mem_alloc(ctx, (R->nitems + 1) * sizeof(unsigned));
+            ok = R->pressure[c] != NULL;
+        }
+        for (unsigned c = 1; c <= 3 && ok; c++) {
+            memset(diff, 0, (npts + 1) * sizeof(int));
             for (unsigned k = 0; k < L->nv + WA_UNITS; k++) {
                 unsigned cls, size;
                 if (k < L->nv) {
@@ -504,31 +578,30 @@ segs_done:
                     cls = wa_unit_class(k - L->nv);
                     size = 1;
                 }
-                if (cls < 1 || cls > 3)
+                if (cls != c)
                     continue;
-                for (unsigned s = R->seg_index.off[k]; s < R->seg_index.off[k + 1]; s++) {
-                    diff[cls][R->segs[s].start] += (int)size;
-                    diff[cls][R->segs[s].end + 1] -= (int)size;
+                for (unsigned i = R->seg_index.off[k]; i < R->seg_index.off[k + 1]; i++) {
+                    diff[R->segs[i].start] += (int)size;
+                    diff[R->segs[i].end + 1] -= (int)size;
                 }
             }
-            for (unsigned c = 1; c <= 3; c++) {
-                int run = 0;
-                R->max_item[c] = WA_NONE;
-                for (unsigned i = 0; i < R->nitems; i++) {
-                    run += diff[c][2 * i];
-                    unsigned a = (unsigned)run;
-                    run += diff[c][2 * i + 1];
-                    unsigned p = a > (unsigned)run ? a : (unsigned)run;
-                    R->pressure[c][i] = p;
-                    if (R->max_item[c] == WA_NONE || p > R->max_pressure[c]) {
-                        R->max_pressure[c] = p;
-                        R->max_item[c] = i;
-                    }
+            int run = 0;
+            R->max_item[c] = WA_NONE;
+            for (unsigned i = 0; i < R->nitems; i++) {
+                run += diff[2 * i];
+                unsigned a = (unsigned)run - (tie_cls[i] == c ? tie[i] : 0u);
+                run += diff[2 * i + 1];
+                unsigned p = a > (unsigned)run ? a : (unsigned)run;
+                R->pressure[c][i] = p;
+                if (R->max_item[c] == WA_NONE || p > R->max_pressure[c]) {
+                    R->max_pressure[c] = p;
+                    R->max_item[c] = i;
                 }
             }
         }
-        for (unsigned c = 1; c <= 3; c++)
-            wa_mem_free(ctx, diff[c]);
+        wa_mem_free(ctx, diff);
+        wa_mem_free(ctx, tie);
+        wa_mem_free(ctx, tie_cls);
         if (!ok)
             goto fail;
     }
@@ -571,6 +644,8 @@ void wa_liveness_destroy(wa_liveness *R)
     wa_mem_free(ctx, R->vsize);
     csr_free(ctx, &R->live_in);
     csr_free(ctx, &R->live_out);
+    wa_mem_free(ctx, R->set_recs[0]);
+    wa_mem_free(ctx, R->set_recs[1]);
     wa_mem_free(ctx, R->entry_live);
     for (unsigned c = 0; c < 4; c++)
         wa_mem_free(ctx, R->pressure[c]);
@@ -725,7 +800,7 @@ const unsigned *wa_liveness_succs(const wa_liveness *live, unsigned b, unsigned 
 
 const unsigned *wa_liveness_live_in(const wa_liveness *live, unsigned b, unsigned *count)
 {
-    if (!live) {
+    if (!live || !ensure_sets(live)) {
         if (count)
             *count = 0;
         return NULL;
@@ -735,7 +810,7 @@ const unsigned *wa_liveness_live_in(const wa_liveness *live, unsigned b, unsigne
 
 const unsigned *wa_liveness_live_out(const wa_liveness *live, unsigned b, unsigned *count)
 {
-    if (!live) {
+    if (!live || !ensure_sets(live)) {
         if (count)
             *count = 0;
         return NULL;
@@ -771,19 +846,6 @@ const wa_live_segment *wa_liveness_segments(const wa_liveness *live, unsigned vr
     if (count)
         *count = n;
     return s;
-}
-
-static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
-{
-    unsigned lo = 0, hi = n;
-    while (lo < hi) {
-        unsigned mid = lo + (hi - lo) / 2;
-        if (s[mid].end < point)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && s[lo].start <= point;
 }
 
 int wa_liveness_is_live(const wa_liveness *live, unsigned vreg, unsigned point)
@@ -852,6 +914,8 @@ wa_status wa_liveness_print(char **out, size_t *out_len, const wa_liveness *live
         return WA_E_INVALID;
     *out = NULL;
     wa_context *ctx = live->ctx;
+    if (!ensure_sets(live))
+        return wa_error_nomem(ctx);
     wa_sb sb;
     wa_sb_init(&sb, ctx);
     const wa_cfg *c = &live->cfg;

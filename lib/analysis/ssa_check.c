@@ -35,7 +35,7 @@ unsigned wa_ssa_check(const wa_program *prog, const wa_cfg *cfg)
         site[i] = WA_NONE;
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
-        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_isa_info *info = wa_isa(in->op);
         for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
             const wa_operand *o = &in->ops[k];
             if (o->kind != WA_OPND_VIRT || wa_instr_role(in, info, k) != WA_ROLE_DEF)
@@ -58,7 +58,7 @@ unsigned wa_ssa_check(const wa_program *prog, const wa_cfg *cfg)
     }
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
-        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_isa_info *info = wa_isa(in->op);
         unsigned ub = cfg->item_block[i];
         if (cfg->rpo_index[ub] == WA_NONE)
             continue; /* dominance means nothing in unreachable code */

@@ -13,6 +13,21 @@
 #define WA_PRINTF(fmt, args)
 #endif
 
+/* Index of the lowest set bit of x (x != 0). */
+static inline unsigned wa_ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    static const unsigned char debruijn[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6,
+    };
+    return debruijn[((x & (~x + 1)) * 0x03f79d71b4cb0a89ull) >> 58];
+#endif
+}
+
 /* Debug switches read once when the context is created (environment). */
 #define WA_DEBUG_LIVENESS 0x1u
 #define WA_DEBUG_REGALLOC 0x2u

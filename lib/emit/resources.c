@@ -17,7 +17,7 @@ void wa_resources_compute(wa_kernel_resources *r, const wa_program *prog)
     unsigned vmax = 0, amax = 0, smax = 0;
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
-        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_isa_info *info = wa_isa(in->op);
         if ((info->implicit_uses | info->implicit_defs) & WA_IMPL_VCC)
             r->uses_vcc = 1;
         for (unsigned k = 0; k < in->nops; k++) {

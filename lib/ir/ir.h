@@ -25,6 +25,7 @@ typedef struct wa_vreg {
 
 typedef struct wa_label_info {
     const char *name;         /* program arena */
+    unsigned placed;          /* LABEL items placing it (0 or 1 in a valid program) */
 } wa_label_info;
 
 typedef struct wa_arg {
@@ -49,9 +50,18 @@ struct wa_program {
     unsigned nvregs, capvregs;
     wa_label_info *labels;
     unsigned nlabels, caplabels;
+    unsigned *label_hash;     /* open addressing: label id + 1, 0 = empty */
+    unsigned label_hash_cap;  /* power of two, or 0 */
     wa_tag next_tag;
     unsigned insert_at;       /* WA_END = append */
 };
+
+/* The ISA table (lib/ir/isa.c); internal code indexes it directly. */
+extern const wa_isa_info wa_isa_table_[];
+static inline const wa_isa_info *wa_isa(unsigned op)
+{
+    return &wa_isa_table_[op];
+}
 
 /* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata. */
 static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info, unsigned k)
@@ -77,6 +87,8 @@ wa_status wa_program_define_vreg(wa_program *prog, unsigned id, wa_reg_class cls
                                  unsigned size, unsigned align);
 
 int wa_symbol_valid(const char *name);
+/* Label id with this name, or WA_NO_TAG if none. */
+unsigned wa_label_find(const wa_program *prog, const char *name, size_t len);
 /* Kernel names: symbols that are not assembler-local (no ".L" prefix). */
 int wa_kernel_name_valid(const char *name);
 /* Label names: symbols the text form can read back in a branch operand (not a

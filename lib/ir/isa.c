@@ -55,7 +55,7 @@
 #define LB(n) { #n, WA_ROLE_USE, WA_TY_NONE, 0, WA_OC_LABEL, 0, 0 }
 #define NOOPS { NULL, 0, 0, 0, 0, 0, 0 }
 
-static const wa_isa_info isa_table[] = {
+const wa_isa_info wa_isa_table_[] = {
 #define WA_INSN(id, mn, mn90a, fmt, tgt, fl, idef, iuse, cnt, lat, haz, enc, enc90a, p90a, p94x, nops, ...) \
     { #id, mn, mn90a, WA_FMT_##fmt, tgt, fl, idef, iuse, cnt, WA_LAT_##lat, WA_HZ_##haz,             \
       enc, (enc90a) == SAME ? (enc) : (enc90a), p90a, p94x, nops, { __VA_ARGS__ } },
@@ -63,7 +63,7 @@ static const wa_isa_info isa_table[] = {
 #undef WA_INSN
 };
 
-typedef char isa_table_size_check[(sizeof(isa_table) / sizeof(isa_table[0]) == WA_OP_COUNT_) ? 1 : -1];
+typedef char isa_table_size_check[(sizeof(wa_isa_table_) / sizeof(wa_isa_table_[0]) == WA_OP_COUNT_) ? 1 : -1];
 
 unsigned wa_isa_count(void)
 {
@@ -72,21 +72,21 @@ unsigned wa_isa_count(void)
 
 const wa_isa_info *wa_isa_get(unsigned op)
 {
-    return op < WA_OP_COUNT_ ? &isa_table[op] : NULL;
+    return op < WA_OP_COUNT_ ? &wa_isa_table_[op] : NULL;
 }
 
 int wa_isa_available(unsigned op, wa_target target)
 {
     if (op >= WA_OP_COUNT_ || target <= WA_TARGET_UNKNOWN || (unsigned)target >= WA_TARGET_COUNT)
         return 0;
-    return (isa_table[op].targets & WA_TARGET_BIT(target)) != 0;
+    return (wa_isa_table_[op].targets & WA_TARGET_BIT(target)) != 0;
 }
 
 const char *wa_isa_mnemonic(unsigned op, wa_target target)
 {
     if (op >= WA_OP_COUNT_)
         return NULL;
-    const wa_isa_info *info = &isa_table[op];
+    const wa_isa_info *info = &wa_isa_table_[op];
     if (target == WA_TARGET_GFX90A && info->mnemonic_gfx90a)
         return info->mnemonic_gfx90a;
     return info->mnemonic;
@@ -104,7 +104,7 @@ wa_status wa_isa_lookup(wa_opcode *out, const char *mnemonic)
     size_t len = strlen(mnemonic);
     for (int pass = 0; pass < 2; pass++) {
         for (unsigned op = 0; op < WA_OP_COUNT_; op++) {
-            const wa_isa_info *info = &isa_table[op];
+            const wa_isa_info *info = &wa_isa_table_[op];
             if ((info->flags & (WA_IF_PSEUDO | WA_IF_LDS_DMA)) != 0)
                 continue;
             if (name_matches(info->mnemonic, mnemonic, len) ||

@@ -460,11 +460,10 @@ static int special_by_name(const char *s, size_t n, wa_special *out)
 static wa_status label_ref(parser *P, const char *name, size_t n, size_t at, wa_label *out)
 {
     wa_program *prog = P->prog;
-    for (unsigned i = 0; i < prog->nlabels; i++) {
-        if (eq_n(prog->labels[i].name, name, n)) {
-            *out = i;
-            return WA_OK;
-        }
+    unsigned found = wa_label_find(prog, name, n);
+    if (found != WA_NO_TAG) {
+        *out = found;
+        return WA_OK;
     }
     char buf[256];
     if (n >= sizeof(buf))

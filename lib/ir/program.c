@@ -71,6 +71,8 @@ int wa_comment_copy(wa_program *prog, const char *text, int empty_is_null, const
     return *out ? 0 : -2;
 }
 
+static int label_hash_add(wa_program *prog, unsigned id);
+
 /* ---- lifetime ------------------------------------------------------------------------ */
 
 static wa_status program_alloc(wa_program **out, wa_context *ctx)
@@ -122,6 +124,7 @@ void wa_program_destroy(wa_program *prog)
     wa_mem_free(ctx, prog->instrs);
     wa_mem_free(ctx, prog->vregs);
     wa_mem_free(ctx, prog->labels);
+    wa_mem_free(ctx, prog->label_hash);
     wa_mem_free(ctx, prog);
 }
 
@@ -175,8 +178,13 @@ wa_status wa_program_clone(wa_program **out, const wa_program *src)
         if (src->nvregs)
             memcpy(p->vregs, src->vregs, src->nvregs * sizeof(wa_vreg));
         p->nvregs = src->nvregs;
-        for (unsigned i = 0; i < src->nlabels; i++)
+        for (unsigned i = 0; i < src->nlabels && !failed; i++) {
             p->labels[i].name = arena_dup_or_null(&p->arena, src->labels[i].name, &failed);
+            p->labels[i].placed = src->labels[i].placed;
+            p->nlabels = i;
+            if (!failed && label_hash_add(p, i))
+                failed = 1;
+        }
         p->nlabels = src->nlabels;
         for (unsigned i = 0; i < src->ninstrs && !failed; i++) {
             wa_instr in = src->instrs[i];
@@ -642,6 +650,54 @@ wa_status wa_program_vreg_info(wa_reg_class *out_class, unsigned *out_size, unsi
 
 /* ---- labels -------------------------------------------------------------------------------- */
 
+static unsigned name_hash(const char *s, size_t n)
+{
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+unsigned wa_label_find(const wa_program *prog, const char *name, size_t len)
+{
+    if (!prog->label_hash_cap)
+        return WA_NO_TAG;
+    unsigned mask = prog->label_hash_cap - 1, h = name_hash(name, len) & mask;
+    for (unsigned e; (e = prog->label_hash[h]) != 0; h = (h + 1) & mask) {
+        const char *l = prog->labels[e - 1].name;
+        if (strlen(l) == len && memcmp(l, name, len) == 0)
+            return e - 1;
+    }
+    return WA_NO_TAG;
+}
+
+/* Keeps the hash at most half full. */
+static int label_hash_add(wa_program *prog, unsigned id)
+{
+    if (2 * (prog->nlabels + 1) > prog->label_hash_cap) {
+        unsigned cap = prog->label_hash_cap ? prog->label_hash_cap * 2 : 64;
+        unsigned *t = wa_mem_calloc(prog->ctx, cap, sizeof(unsigned));
+        if (!t)
+            return -1;
+        for (unsigned l = 0; l < prog->nlabels; l++) {
+            const char *n = prog->labels[l].name;
+            unsigned h = name_hash(n, strlen(n)) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = l + 1;
+        }
+        wa_mem_free(prog->ctx, prog->label_hash);
+        prog->label_hash = t;
+        prog->label_hash_cap = cap;
+    }
+    const char *n = prog->labels[id].name;
+    unsigned h = name_hash(n, strlen(n)) & (prog->label_hash_cap - 1);
+    while (prog->label_hash[h])
+        h = (h + 1) & (prog->label_hash_cap - 1);
+    prog->label_hash[h] = id + 1;
+    return 0;
+}
+
 wa_status wa_program_label_create(wa_label *out, wa_program *prog, const char *name)
 {
     if (!out || !prog)
@@ -653,11 +709,7 @@ wa_status wa_program_label_create(wa_label *out, wa_program *prog, const char *n
         /* Pick the first free L<n>. */
         for (unsigned n = prog->nlabels;; n++) {
             snprintf(buf, sizeof(buf), "L%u", n);
-            unsigned i;
-            for (i = 0; i < prog->nlabels; i++)
-                if (strcmp(prog->labels[i].name, buf) == 0)
-                    break;
-            if (i == prog->nlabels)
+            if (wa_label_find(prog, buf, strlen(buf)) == WA_NO_TAG)
                 break;
         }
         name = buf;
@@ -667,15 +719,17 @@ wa_status wa_program_label_create(wa_label *out, wa_program *prog, const char *n
                         "label name '%s' is not a valid label (a symbol that is not a register, "
                         "special register or 'off')",
                         name);
-    for (unsigned i = 0; i < prog->nlabels; i++)
-        if (strcmp(prog->labels[i].name, name) == 0)
-            return wa_error(ctx, WA_E_INVALID, prog_loc(prog), "label '%s' already exists", name);
+    if (wa_label_find(prog, name, strlen(name)) != WA_NO_TAG)
+        return wa_error(ctx, WA_E_INVALID, prog_loc(prog), "label '%s' already exists", name);
     if (WA_GROW(ctx, prog->labels, prog->caplabels, prog->nlabels + 1))
         return wa_error_nomem(ctx);
     const char *n = wa_arena_strdup(&prog->arena, name);
     if (!n)
         return wa_error_nomem(ctx);
     prog->labels[prog->nlabels].name = n;
+    prog->labels[prog->nlabels].placed = 0;
+    if (label_hash_add(prog, prog->nlabels))
+        return wa_error_nomem(ctx);
     *out = prog->nlabels++;
     return WA_OK;
 }
@@ -741,14 +795,6 @@ static wa_status check_operand(wa_program *prog, const wa_operand *o, unsigned i
     }
 }
 
-static int label_placed(const wa_program *prog, unsigned label)
-{
-    for (unsigned i = 0; i < prog->ninstrs; i++)
-        if (prog->instrs[i].op == WA_OP_LABEL && prog->instrs[i].ops[0].id == label)
-            return 1;
-    return 0;
-}
-
 /* Field widths of wa_mods that the IR can represent. */
 static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc loc)
 {
@@ -794,7 +840,7 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
     if (op == WA_OP_LABEL) {
         if (ops[0].kind != WA_OPND_LABEL)
             return wa_error(ctx, WA_E_INVALID, loc, "label item needs a label operand");
-        if (label_placed(prog, ops[0].id))
+        if (prog->labels[ops[0].id].placed)
             return wa_error(ctx, WA_E_INVALID, loc, "label '%s' is placed twice",
                             prog->labels[ops[0].id].name);
     }
@@ -846,6 +892,8 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
     memmove(&prog->instrs[at + 1], &prog->instrs[at], (prog->ninstrs - at) * sizeof(wa_instr));
     prog->instrs[at] = in;
     prog->ninstrs++;
+    if (op == WA_OP_LABEL)
+        prog->labels[ops[0].id].placed++;
     if (prog->insert_at != WA_END)
         prog->insert_at = at + 1;
     if (out_index)
@@ -910,6 +958,8 @@ wa_status wa_program_erase(wa_program *prog, unsigned index)
     if (index >= prog->ninstrs)
         return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "item %u out of range (%u items)",
                         index, prog->ninstrs);
+    if (prog->instrs[index].op == WA_OP_LABEL)
+        prog->labels[prog->instrs[index].ops[0].id].placed--;
     memmove(&prog->instrs[index], &prog->instrs[index + 1],
             (prog->ninstrs - index - 1) * sizeof(wa_instr));
     prog->ninstrs--;
@@ -1000,7 +1050,7 @@ wa_status wa_program_set_comment(wa_program *prog, wa_tag tag, const char *text)
     if (!prog)
         return WA_E_INVALID;
     wa_diag_reset(prog->ctx);
-    unsigned idx;
+    unsigned idx = 0;
     if (wa_program_find_tag(&idx, prog, tag) != WA_OK)
         return wa_error(prog->ctx, WA_E_NOT_FOUND, prog_loc(prog), "no instruction with tag I%u",
                         tag);

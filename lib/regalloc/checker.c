@@ -83,35 +83,37 @@ static void name_bit(const chk *C, unsigned bit, char *buf, size_t n)
         snprintf(buf, n, "%%%c%u[%u]", letter(C->prog->vregs[v].cls), v, c);
 }
 
-/* Every physical unit held by at most one live value. */
-static void check_set(chk *C, const uint64_t *set, unsigned *owner, unsigned *stamp,
-                      unsigned stamp_value, const wa_instr *in, const char *where)
+/* The walk keeps, for every physical unit, the live value holding it
+   (WA_NONE if none): a value becoming live checks its unit, so every moment is
+   checked without rescanning the whole live set. */
+static void conflict(chk *C, const wa_instr *in, unsigned a, unsigned b, unsigned u,
+                     const char *where)
 {
-    for (unsigned w = 0; w < C->words; w++) {
-        uint64_t m = set[w];
-        while (m) {
-            unsigned b = (w << 6);
-            uint64_t x = m & (~m + 1);
-            unsigned k = 0;
-            while (!(x >> k & 1u))
-                k++;
-            b += k;
-            m &= m - 1;
-            unsigned v, c;
-            unsigned u = bit_unit(C, b, &v, &c);
-            if (u >= WA_UNITS)
-                continue;
-            if (stamp[u] == stamp_value && owner[u] != b) {
-                char n1[48], n2[48];
-                name_bit(C, owner[u], n1, sizeof(n1));
-                name_bit(C, b, n2, sizeof(n2));
-                cerr(C, in, "%s and %s are both live %s this instruction but share %c%u", n1, n2,
-                     where, letter(wa_unit_class(u)), wa_unit_reg(u));
-            }
-            stamp[u] = stamp_value;
-            owner[u] = b;
-        }
-    }
+    char n1[48], n2[48];
+    name_bit(C, a, n1, sizeof(n1));
+    name_bit(C, b, n2, sizeof(n2));
+    cerr(C, in, "%s and %s are both live %s this instruction but share %c%u", n1, n2, where,
+         letter(wa_unit_class(u)), wa_unit_reg(u));
+}
+
+/* Makes `bit` live; reports a unit another live value holds. */
+static void hold(chk *C, unsigned *owner, unsigned bit, const wa_instr *in, const char *where)
+{
+    unsigned v, c;
+    unsigned u = bit_unit(C, bit, &v, &c);
+    if (u >= WA_UNITS)
+        return;
+    if (owner[u] != WA_NONE && owner[u] != bit)
+        conflict(C, in, owner[u], bit, u, where);
+    owner[u] = bit;
+}
+
+static void release(chk *C, unsigned *owner, unsigned bit)
+{
+    unsigned v, c;
+    unsigned u = bit_unit(C, bit, &v, &c);
+    if (u < WA_UNITS && owner[u] == bit)
+        owner[u] = WA_NONE;
 }
 
 static void phys_range(const chk *C, const wa_operand *o, unsigned *cls, unsigned *first,
@@ -239,7 +241,7 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
     unsigned nb = 0;
     for (unsigned i = 0; i < n; i++) {
         int lead = i == 0 || prog->instrs[i].op == WA_OP_LABEL ||
-                   (wa_isa_get(prog->instrs[i - 1].op)->flags &
+                   (wa_isa(prog->instrs[i - 1].op)->flags &
                     (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_ENDPGM));
         nb += lead;
         blk[i] = nb - 1;
@@ -250,12 +252,10 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
     uint64_t *mem = wa_mem_calloc(ctx, (size_t)nb * 4 * W + 2 * W + 1, sizeof(uint64_t));
     unsigned *bfirst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
     unsigned *owner = wa_mem_calloc(ctx, WA_UNITS, sizeof(unsigned));
-    unsigned *stamp = wa_mem_calloc(ctx, WA_UNITS, sizeof(unsigned));
-    if (!mem || !bfirst || !owner || !stamp) {
+    if (!mem || !bfirst || !owner) {
         wa_mem_free(ctx, mem);
         wa_mem_free(ctx, bfirst);
         wa_mem_free(ctx, owner);
-        wa_mem_free(ctx, stamp);
         wa_mem_free(ctx, blk);
         wa_mem_free(ctx, lbl);
         wa_mem_free(ctx, C.base);
@@ -273,7 +273,7 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
         unsigned end = b + 1 < nb ? bfirst[b + 1] : n;
         for (unsigned i = bfirst[b]; i < end; i++) {
             const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa_get(in->op);
+            const wa_isa_info *info = wa_isa(in->op);
             for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
                 if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
                     unsigned m = op_bits(&C, &in->ops[k], bits);
@@ -296,7 +296,7 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
         for (unsigned b = nb; b-- > 0;) {
             unsigned last = (b + 1 < nb ? bfirst[b + 1] : n) - 1;
             const wa_instr *t = &prog->instrs[last];
-            const wa_isa_info *ti = wa_isa_get(t->op);
+            const wa_isa_info *ti = wa_isa(t->op);
             unsigned succ[2], ns = 0;
             if ((ti->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) && t->nops &&
                 t->ops[0].kind == WA_OPND_LABEL && lbl[t->ops[0].id] != WA_NONE)
@@ -317,47 +317,62 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
         }
     }
 
-    /* 5. walk each block backwards checking the live values at every instruction */
-    unsigned sv = 0;
+    /* 5. walk each block backwards, keeping the unit owners of the live set */
+    for (unsigned u = 0; u < WA_UNITS; u++)
+        owner[u] = WA_NONE;
     for (unsigned b = 0; b < nb; b++) {
         unsigned first = bfirst[b], end = b + 1 < nb ? bfirst[b + 1] : n;
+        const wa_instr *last = &prog->instrs[end - 1];
         memcpy(cur, lout + b * W, W * sizeof(uint64_t));
+        for (size_t w = 0; w < W; w++)
+            for (uint64_t m = cur[w]; m; m &= m - 1)
+                hold(&C, owner, (unsigned)(w << 6) + wa_ctz64(m), last, "after");
         for (unsigned i = end; i-- > first;) {
             const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa_get(in->op);
+            const wa_isa_info *info = wa_isa(in->op);
             if (info->flags & WA_IF_PSEUDO)
                 continue;
             if (info->flags & WA_IF_MFMA)
                 check_mfma(&C, in);
-            /* after the instruction, together with what it writes */
-            memcpy(tmp, cur, W * sizeof(uint64_t));
+            /* what it writes must not land on a value live after it */
             for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
                 if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
                     unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        tmp[bits[j] / 64] |= 1ull << (bits[j] % 64);
+                    for (unsigned j = 0; j < m; j++) {
+                        unsigned d = bits[j], v, c;
+                        unsigned u = bit_unit(&C, d, &v, &c);
+                        if (u < WA_UNITS && owner[u] != WA_NONE && owner[u] != d)
+                            conflict(&C, in, owner[u], d, u, "after");
+                    }
                 }
-            check_set(&C, tmp, owner, stamp, ++sv, in, "after");
-            /* before it: live-out minus what it writes, plus what it reads */
+            /* before it: the written values die, the read ones are live */
             for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
                 if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
                     unsigned m = op_bits(&C, &in->ops[k], bits);
                     for (unsigned j = 0; j < m; j++)
-                        cur[bits[j] / 64] &= ~(1ull << (bits[j] % 64));
+                        if (cur[bits[j] / 64] >> (bits[j] % 64) & 1u) {
+                            cur[bits[j] / 64] &= ~(1ull << (bits[j] % 64));
+                            release(&C, owner, bits[j]);
+                        }
                 }
             for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
                 if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
                     unsigned m = op_bits(&C, &in->ops[k], bits);
                     for (unsigned j = 0; j < m; j++)
-                        cur[bits[j] / 64] |= 1ull << (bits[j] % 64);
+                        if (!(cur[bits[j] / 64] >> (bits[j] % 64) & 1u)) {
+                            cur[bits[j] / 64] |= 1ull << (bits[j] % 64);
+                            hold(&C, owner, bits[j], in, "before");
+                        }
                 }
-            check_set(&C, cur, owner, stamp, ++sv, in, "before");
         }
+        /* forget the block's owners: they are all live at its start */
+        for (size_t w = 0; w < W; w++)
+            for (uint64_t m = cur[w]; m; m &= m - 1)
+                release(&C, owner, (unsigned)(w << 6) + wa_ctz64(m));
     }
     wa_mem_free(ctx, mem);
     wa_mem_free(ctx, bfirst);
     wa_mem_free(ctx, owner);
-    wa_mem_free(ctx, stamp);
     wa_mem_free(ctx, blk);
     wa_mem_free(ctx, lbl);
     wa_mem_free(ctx, C.base);

@@ -1,9 +1,13 @@
 /* lib/regalloc/linear_scan.c — linear-scan register allocation.
 
-   Intervals (one per virtual register: the hull of its live segments) are taken in
-   order of their start. Each class has a pool of registers with a bitmap of busy
-   registers (an interval not yet expired owns them) and a heap that expires
-   intervals once the scan passes their end. A new interval gets, in order:
+   Intervals (one per virtual register, made of its live segments) are taken in
+   order of their start. Each class has a pool of registers. An interval that owns
+   registers is active while the scan is inside one of its segments and inactive
+   in the holes between them (Wimmer and Franz's linear scan, without splitting);
+   an event heap moves intervals between the two states and expires them after
+   their last segment. A register is free for a new interval if no active
+   interval owns it and every inactive owner resumes only after the new interval
+   ends. A new interval gets, in order:
    1. the register its tie or move hint names, if that range is free;
    2. otherwise the best-fitting free aligned range: the smallest run of free
       registers that holds it (the open run at the top of the pool counts as
@@ -33,7 +37,14 @@ typedef struct ival {
     const wa_live_segment *segs;
     unsigned nsegs;
     unsigned hint_head; /* linked list through hint_next, WA_NONE */
+    unsigned cur;       /* segment the scan is in or will reach next */
+    int active;         /* inside segment `cur` */
 } ival;
+
+typedef struct event {
+    unsigned point;     /* when the interval changes state */
+    unsigned ival;
+} event;
 
 typedef struct owner {
     unsigned ival;
@@ -43,14 +54,16 @@ typedef struct owner {
 typedef struct pool {
     unsigned cls, limit;
     uint64_t blocked[4];   /* reserved, or beyond the limit */
-    uint64_t busy[4];
+    uint64_t busy[4];      /* an active interval owns the register */
+    uint64_t has_inactive[4]; /* an inactive interval owns it */
     uint64_t has_fixed[4];
+    unsigned avail[NREG];  /* with inactive owners: the earliest point one resumes */
     unsigned head[NREG];   /* owner list per register */
     const wa_live_segment *fseg[NREG];
     unsigned fn[NREG];
     unsigned fixed_peak;   /* highest precolored register used + 1 */
     unsigned peak;
-    unsigned *heap;        /* interval indices, min-heap by end */
+    event *heap;           /* min-heap by point */
     unsigned hn, hcap;
 } pool;
 
@@ -71,6 +84,8 @@ typedef struct ra {
     unsigned free_own;     /* free list of owner nodes */
     pool pools[4];
     int log_ra, log_alloc;
+    unsigned policy;
+    unsigned coalesced[4], tied[4], hole_fits[4]; /* this attempt, per class */
 } ra;
 
 /* ---- bits ------------------------------------------------------------------------------------ */
@@ -78,16 +93,6 @@ typedef struct ra {
 static int bit_get(const uint64_t *m, unsigned r) { return (int)((m[r >> 6] >> (r & 63)) & 1u); }
 static void bit_set(uint64_t *m, unsigned r) { m[r >> 6] |= 1ull << (r & 63); }
 static void bit_clear(uint64_t *m, unsigned r) { m[r >> 6] &= ~(1ull << (r & 63)); }
-
-static unsigned ctz64(uint64_t x)
-{
-    unsigned n = 0;
-    while (!(x & 1u)) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* First position >= from (and < limit) whose bit in m equals `want`, else limit. */
 static unsigned next_bit(const uint64_t *m, unsigned from, unsigned limit, int want)
@@ -97,7 +102,7 @@ static unsigned next_bit(const uint64_t *m, unsigned from, unsigned limit, int w
         uint64_t x = want ? m[w] : ~m[w];
         x &= ~0ull << (p & 63);
         if (x) {
-            unsigned q = (w << 6) + ctz64(x);
+            unsigned q = (w << 6) + wa_ctz64(x);
             return q < limit ? q : limit;
         }
         p = (w + 1) << 6;
@@ -167,7 +172,30 @@ unsigned wa_regalloc_align(wa_target target, wa_reg_class cls, unsigned size, un
     return declared > a ? declared : a;
 }
 
-/* ---- owners and the expiry heap ------------------------------------------------------------ */
+/* ---- owners and the event heap --------------------------------------------------------------- */
+
+/* Recomputes a register's state from its owners. */
+static void unit_refresh(ra *R, pool *P, unsigned r)
+{
+    int busy = 0;
+    unsigned avail = WA_NONE;
+    for (unsigned n = P->head[r]; n != WA_NONE; n = R->own[n].next) {
+        const ival *J = &R->iv[R->own[n].ival];
+        if (J->active)
+            busy = 1;
+        else if (J->segs[J->cur].start < avail)
+            avail = J->segs[J->cur].start;
+    }
+    if (busy)
+        bit_set(P->busy, r);
+    else
+        bit_clear(P->busy, r);
+    P->avail[r] = avail;
+    if (avail != WA_NONE)
+        bit_set(P->has_inactive, r);
+    else
+        bit_clear(P->has_inactive, r);
+}
 
 static int own_add(ra *R, unsigned reg, pool *P, unsigned iv)
 {
@@ -183,7 +211,7 @@ static int own_add(ra *R, unsigned reg, pool *P, unsigned iv)
     R->own[n].ival = iv;
     R->own[n].next = P->head[reg];
     P->head[reg] = n;
-    bit_set(P->busy, reg);
+    unit_refresh(R, P, reg);
     return 0;
 }
 
@@ -200,23 +228,18 @@ static void own_remove(ra *R, pool *P, unsigned reg, unsigned iv)
         }
         link = &R->own[n].next;
     }
-    if (P->head[reg] == WA_NONE)
-        bit_clear(P->busy, reg);
+    unit_refresh(R, P, reg);
 }
 
-static int heap_less(const ra *R, unsigned a, unsigned b)
-{
-    return R->iv[a].end < R->iv[b].end;
-}
-
-static int heap_push(ra *R, pool *P, unsigned iv)
+static int heap_push(ra *R, pool *P, unsigned point, unsigned iv)
 {
     if (WA_GROW(R->ctx, P->heap, P->hcap, P->hn + 1))
         return -1;
     unsigned i = P->hn++;
-    P->heap[i] = iv;
-    while (i && heap_less(R, P->heap[i], P->heap[(i - 1) / 2])) {
-        unsigned p = (i - 1) / 2, t = P->heap[p];
+    P->heap[i] = (event){ point, iv };
+    while (i && P->heap[i].point < P->heap[(i - 1) / 2].point) {
+        unsigned p = (i - 1) / 2;
+        event t = P->heap[p];
         P->heap[p] = P->heap[i];
         P->heap[i] = t;
         i = p;
@@ -224,20 +247,20 @@ static int heap_push(ra *R, pool *P, unsigned iv)
     return 0;
 }
 
-static unsigned heap_pop(ra *R, pool *P)
+static event heap_pop(pool *P)
 {
-    unsigned top = P->heap[0];
+    event top = P->heap[0];
     P->heap[0] = P->heap[--P->hn];
     unsigned i = 0;
     for (;;) {
         unsigned l = 2 * i + 1, r = l + 1, m = i;
-        if (l < P->hn && heap_less(R, P->heap[l], P->heap[m]))
+        if (l < P->hn && P->heap[l].point < P->heap[m].point)
             m = l;
-        if (r < P->hn && heap_less(R, P->heap[r], P->heap[m]))
+        if (r < P->hn && P->heap[r].point < P->heap[m].point)
             m = r;
         if (m == i)
             break;
-        unsigned t = P->heap[m];
+        event t = P->heap[m];
         P->heap[m] = P->heap[i];
         P->heap[i] = t;
         i = m;
@@ -250,27 +273,49 @@ static char cls_letter(unsigned cls)
     return cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a';
 }
 
-static void expire(ra *R, pool *P, unsigned point)
+/* Brings every owner up to date with the scan position: intervals whose segment
+   ended go inactive (or expire after their last one), inactive intervals whose
+   next segment has begun become active again. */
+static int advance(ra *R, pool *P, unsigned point)
 {
-    while (P->hn && R->iv[P->heap[0]].end < point) {
-        unsigned j = heap_pop(R, P);
-        const ival *J = &R->iv[j];
+    while (P->hn && P->heap[0].point <= point) {
+        event e = heap_pop(P);
+        ival *J = &R->iv[e.ival];
         unsigned base = R->res->reg[J->vreg];
+        if (J->active && J->cur + 1 == J->nsegs) {
+            for (unsigned r = base; r < base + J->size; r++)
+                own_remove(R, P, r, e.ival);
+            if (R->log_alloc)
+                wa_log(R->ctx, "[FREE] %c[%u:%u] %%%c%u", cls_letter(J->cls), base,
+                       base + J->size - 1, cls_letter(J->cls), J->vreg);
+            continue;
+        }
+        unsigned next;
+        if (J->active) {
+            J->active = 0;
+            J->cur++;
+            next = J->segs[J->cur].start;
+        } else {
+            J->active = 1;
+            next = J->segs[J->cur].end + 1;
+        }
         for (unsigned r = base; r < base + J->size; r++)
-            own_remove(R, P, r, j);
-        if (R->log_alloc)
-            wa_log(R->ctx, "[FREE] %c[%u:%u] %%%c%u", cls_letter(J->cls), base,
-                   base + J->size - 1, cls_letter(J->cls), J->vreg);
+            unit_refresh(R, P, r);
+        if (heap_push(R, P, next, e.ival))
+            return -1;
     }
+    return 0;
 }
 
 static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
 {
     ival *I = &R->iv[i];
+    I->cur = 0;
+    I->active = 1;
     for (unsigned r = reg; r < reg + I->size; r++)
         if (own_add(R, r, P, i))
             return -1;
-    if (heap_push(R, P, i))
+    if (heap_push(R, P, I->segs[0].end + 1, i))
         return -1;
     R->res->reg[I->vreg] = reg;
     if (reg + I->size > P->peak)
@@ -293,7 +338,7 @@ static void fixed_conflicts(const pool *P, const ival *I, uint64_t out[4])
     for (unsigned w = 0; w < 4; w++) {
         uint64_t m = P->has_fixed[w];
         while (m) {
-            unsigned r = (w << 6) + ctz64(m);
+            unsigned r = (w << 6) + wa_ctz64(m);
             m &= m - 1;
             if (segs_overlap(P->fseg[r], P->fn[r], I->segs, I->nsegs))
                 bit_set(out, r);
@@ -329,9 +374,11 @@ static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int
         for (unsigned r = (unsigned)q; r < (unsigned)q + I->size && ok; r++) {
             for (unsigned n = P->head[r]; n != WA_NONE; n = R->own[n].next) {
                 unsigned j = R->own[n].ival;
+                const ival *J = &R->iv[j];
                 int tie_ok = H->tie_point != WA_NONE && j == H->other &&
-                             R->iv[j].end == H->tie_point && I->start == H->tie_point;
-                if (!tie_ok) {
+                             J->end == H->tie_point && I->start == H->tie_point;
+                int hole_ok = !J->active && J->segs[J->cur].start > I->end;
+                if (!tie_ok && !hole_ok) {
                     ok = 0;
                     break;
                 }
@@ -346,11 +393,45 @@ static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int
 }
 
 /* 2. best fit among free runs */
-static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4])
+/* Placement policies, tried in turn when the first misses the pressure bound:
+   0 smallest run, lowest position;
+   1 as 0, but a single register first looks for a slot whose aligned partner
+     (r^1) is taken, and a pair for one whose partner pair (r^2) is, so small
+     values pack into aligned blocks that free up whole;
+   2 lowest position anywhere (first fit);
+   3 as 1, with the remaining choices at the top of their run. */
+#define NPOLICIES 4
+
+static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4], unsigned policy)
 {
     uint64_t fr[4];
-    for (unsigned w = 0; w < 4; w++)
+    for (unsigned w = 0; w < 4; w++) {
         fr[w] = ~(P->busy[w] | P->blocked[w] | fix[w]);
+        /* inactive owners must stay away until after this interval */
+        uint64_t m = P->has_inactive[w] & fr[w];
+        while (m) {
+            unsigned r = (w << 6) + wa_ctz64(m);
+            m &= m - 1;
+            if (P->avail[r] <= I->end)
+                bit_clear(fr, r);
+        }
+    }
+    if ((policy == 1 || policy == 3) && (I->size == 1 || I->size == 2) && I->align <= I->size) {
+        /* buddy packing: a free aligned slot of this size whose partner is taken */
+        unsigned sz = I->size;
+        for (unsigned q = 0; q + 2 * sz <= P->limit + sz && q + sz <= P->limit; q += sz) {
+            int free_here = 1, partner_taken = 0;
+            for (unsigned r = q; r < q + sz; r++)
+                free_here &= bit_get(fr, r);
+            if (!free_here)
+                continue;
+            unsigned pq = q ^ sz;
+            for (unsigned r = pq; r < pq + sz && r < NREG; r++)
+                partner_taken |= !bit_get(fr, r) && r < P->peak;
+            if (partner_taken)
+                return q;
+        }
+    }
     unsigned best = WA_NONE, best_len = 0;
     for (unsigned p = 0; p < P->limit;) {
         unsigned rs = next_bit(fr, p, P->limit, 1);
@@ -360,8 +441,11 @@ static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4])
         unsigned q = (rs + I->align - 1) / I->align * I->align;
         if (q + I->size <= re) {
             unsigned len = re == P->limit ? 0xFFFFFFFFu : re - rs;
+            if (policy == 2)
+                return q;
             if (best == WA_NONE || len < best_len) {
-                best = q;
+                int top = re != P->limit && policy == 3;
+                best = top ? (re - I->size) / I->align * I->align : q;
                 best_len = len;
             }
         }
@@ -370,11 +454,12 @@ static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4])
     return best;
 }
 
-/* 3. a range whose every owner is in a hole for the whole new interval */
-static unsigned hole_fit(ra *R, pool *P, unsigned i, const uint64_t fix[4])
+/* 3. a range whose every owner is in a hole for the whole new interval (exact
+   segment test), below `limit` */
+static unsigned hole_fit(ra *R, pool *P, unsigned i, const uint64_t fix[4], unsigned limit)
 {
     const ival *I = &R->iv[i];
-    for (unsigned q = 0; q + I->size <= P->limit; q += I->align) {
+    for (unsigned q = 0; q + I->size <= limit; q += I->align) {
         if (!range_ok_static(P, fix, q, I->size, I->align))
             continue;
         int ok = 1;
@@ -514,7 +599,7 @@ static int collect_hints(ra *R)
     const wa_program *prog = R->prog;
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
-        const wa_isa_info *info = wa_isa_get(in->op);
+        const wa_isa_info *info = wa_isa(in->op);
         const wa_operand *d, *s;
         unsigned tie = WA_NONE;
         if ((info->flags & WA_IF_MOVE) && !(R->opts.flags & WA_REGALLOC_NO_COALESCE)) {
@@ -523,7 +608,13 @@ static int collect_hints(ra *R)
         } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4) {
             d = &in->ops[0];
             s = &in->ops[3];
-            tie = 2 * i; /* vdst is defined early, srcC ends at the use point */
+            /* vdst is defined early and may take srcC's registers where srcC ends,
+               unless srcA or srcB read that register too (vdst must not overlap
+               them) */
+            int ab_reads_c = s->kind == WA_OPND_VIRT &&
+                             ((in->ops[1].kind == WA_OPND_VIRT && in->ops[1].id == s->id) ||
+                              (in->ops[2].kind == WA_OPND_VIRT && in->ops[2].id == s->id));
+            tie = ab_reads_c ? WA_NONE : 2 * i;
         } else {
             continue;
         }
@@ -542,10 +633,16 @@ static int collect_hints(ra *R)
 
 static void setup_pool(ra *R, pool *P, unsigned cls)
 {
+    event *heap = P->heap;
+    unsigned hcap = P->hcap;
     memset(P, 0, sizeof(*P));
+    P->heap = heap;
+    P->hcap = hcap;
     P->cls = cls;
-    for (unsigned r = 0; r < NREG; r++)
+    for (unsigned r = 0; r < NREG; r++) {
         P->head[r] = WA_NONE;
+        P->avail[r] = WA_NONE;
+    }
     const uint32_t *reserved = cls == WA_REG_VGPR ? R->opts.reserved_vgprs
                              : cls == WA_REG_SGPR ? R->opts.reserved_sgprs : R->opts.reserved_agprs;
     unsigned nbits = cls == WA_REG_SGPR ? 128u : 256u;
@@ -593,7 +690,7 @@ static wa_status check_entry(ra *R)
         wa_loc loc = WA_LOC_NONE;
         for (unsigned i = 0; i < prog->ninstrs && loc.tag == WA_NO_TAG; i++) {
             const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa_get(in->op);
+            const wa_isa_info *info = wa_isa(in->op);
             for (unsigned j = 0; j < in->nops && j < info->num_operands; j++)
                 if (in->ops[j].kind == WA_OPND_VIRT && in->ops[j].id == id &&
                     (wa_instr_role(in, info, j) & WA_ROLE_USE)) {
@@ -606,6 +703,73 @@ static wa_status check_entry(ra *R)
                  cls_letter(prog->vregs[id].cls), id);
     }
     return WA_E_VALIDATE;
+}
+
+/* One allocation pass over all intervals with a placement policy. With
+   `report`, a failure records its diagnostic. */
+static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int report)
+{
+    wa_regalloc_result *res = R->res;
+    R->policy = policy;
+    R->nown = 0;
+    R->free_own = WA_NONE;
+    memset(R->coalesced, 0, sizeof(R->coalesced));
+    memset(R->tied, 0, sizeof(R->tied));
+    memset(R->hole_fits, 0, sizeof(R->hole_fits));
+    for (unsigned v = 0; v < res->nvregs; v++)
+        res->reg[v] = WA_NONE;
+    for (unsigned c = 1; c <= 3; c++)
+        setup_pool(R, &R->pools[c], c);
+    int log_ra = R->log_ra, log_alloc = R->log_alloc;
+    if (policy) /* debug logs describe the first attempt only */
+        R->log_ra = R->log_alloc = 0;
+    wa_status st = WA_OK;
+    for (unsigned k = 0; k < R->niv; k++) {
+        unsigned i = order[k];
+        ival *I = &R->iv[i];
+        pool *P = &R->pools[I->cls];
+        if (advance(R, P, I->start)) {
+            st = WA_E_NOMEM;
+            break;
+        }
+        uint64_t fix[4];
+        fixed_conflicts(P, I, fix);
+        int tied = 0;
+        const char *how = "hint";
+        unsigned reg = try_hints(R, P, i, fix, &tied);
+        if (reg != WA_NONE && tied) {
+            R->tied[I->cls]++;
+            how = "tied to srcC";
+        } else if (reg != WA_NONE) {
+            R->coalesced[I->cls]++;
+        }
+        if (reg == WA_NONE) {
+            reg = best_fit(P, I, fix, policy);
+            how = "best fit";
+        }
+        /* Before growing the peak (or failing), look for a range whose owners are
+           all in a lifetime hole for this whole interval (exact test). */
+        if ((reg == WA_NONE || reg + I->size > P->peak) && !(R->opts.flags & WA_REGALLOC_NO_HOLES)) {
+            unsigned lim = reg == WA_NONE ? P->limit : P->peak;
+            unsigned h = hole_fit(R, P, i, fix, lim);
+            if (h != WA_NONE) {
+                reg = h;
+                how = "lifetime hole";
+                R->hole_fits[I->cls]++;
+            }
+        }
+        if (reg == WA_NONE) {
+            st = report ? report_failure(R, P, i, fix) : WA_E_ALLOC;
+            break;
+        }
+        if (assign(R, P, i, reg, how)) {
+            st = WA_E_NOMEM;
+            break;
+        }
+    }
+    R->log_ra = log_ra;
+    R->log_alloc = log_alloc;
+    return st;
 }
 
 wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
@@ -627,11 +791,19 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
     R.log_ra = (ctx->debug & WA_DEBUG_REGALLOC) != 0;
     R.log_alloc = (ctx->debug & WA_DEBUG_ALLOC) != 0;
 
-    wa_liveness *live = NULL;
-    st = wa_liveness_compute(&live, prog, NULL);
-    if (st)
-        return st;
-    R.live = live;
+    wa_liveness *live = NULL; /* owned here only when computed here */
+    if (R.opts.liveness) {
+        const wa_liveness *given = R.opts.liveness;
+        if (given->nitems != prog->ninstrs || given->nvregs != prog->nvregs || given->ctx != ctx)
+            return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE,
+                            "the liveness passed in the options was not computed from this program");
+        R.live = given;
+    } else {
+        st = wa_liveness_compute(&live, prog, NULL);
+        if (st)
+            return st;
+        R.live = live;
+    }
     if ((st = check_entry(&R)) != WA_OK) {
         wa_liveness_destroy(live);
         return st;
@@ -659,7 +831,7 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         res->size[v] = prog->vregs[v].size;
         R.vreg_iv[v] = WA_NONE;
         unsigned n;
-        const wa_live_segment *s = wa_live_key_segs(live, v, &n);
+        const wa_live_segment *s = wa_live_key_segs(R.live, v, &n);
         if (!n || prog->vregs[v].cls == WA_REG_NONE)
             continue;
         ival *I = &R.iv[R.niv];
@@ -704,45 +876,65 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
     }
     wa_mem_free(ctx, cnt);
 
-    for (unsigned c = 1; c <= 3; c++)
-        setup_pool(&R, &R.pools[c], c);
-
-    st = WA_OK;
-    for (unsigned k = 0; k < R.niv && st == WA_OK; k++) {
-        unsigned i = order[k];
-        ival *I = &R.iv[i];
-        pool *P = &R.pools[I->cls];
-        expire(&R, P, I->start);
-        uint64_t fix[4];
-        fixed_conflicts(P, I, fix);
-        int tied = 0;
-        const char *how = "hint";
-        unsigned reg = try_hints(&R, P, i, fix, &tied);
-        if (reg != WA_NONE && tied) {
-            res->stats.tied++;
-            how = "tied to srcC";
-        } else if (reg != WA_NONE) {
-            res->stats.coalesced++;
-        }
-        if (reg == WA_NONE) {
-            reg = best_fit(P, I, fix);
-            how = "best fit";
-        }
-        if (reg == WA_NONE && !(R.opts.flags & WA_REGALLOC_NO_HOLES)) {
-            reg = hole_fit(&R, P, i, fix);
-            how = "lifetime hole";
-            if (reg != WA_NONE)
-                res->stats.hole_fits++;
-        }
-        if (reg == WA_NONE) {
-            st = report_failure(&R, P, i, fix);
+    /* Attempts with the placement policies; per class the lowest peak wins. */
+    unsigned pressure[4] = { 0, wa_liveness_max_pressure(R.live, WA_REG_VGPR, NULL),
+                             wa_liveness_max_pressure(R.live, WA_REG_SGPR, NULL),
+                             wa_liveness_max_pressure(R.live, WA_REG_AGPR, NULL) };
+    unsigned best_peak[4] = { 0, WA_NONE, WA_NONE, WA_NONE };
+    unsigned res_class_stats[4][3];
+    memset(res_class_stats, 0, sizeof(res_class_stats));
+    uint32_t *best_reg = wa_mem_alloc(ctx, (prog->nvregs + 1) * sizeof(uint32_t));
+    if (!best_reg) {
+        wa_mem_free(ctx, order);
+        goto nomem;
+    }
+    wa_status first_st = WA_OK;
+    for (unsigned policy = 0; policy < NPOLICIES; policy++) {
+        int done = 1;
+        for (unsigned c = 1; c <= 3; c++)
+            done &= best_peak[c] != WA_NONE && best_peak[c] <= pressure[c];
+        if (done)
             break;
-        }
-        if (assign(&R, P, i, reg, how)) {
+        st = attempt(&R, order, policy, policy == 0);
+        if (st == WA_E_NOMEM) {
+            wa_mem_free(ctx, best_reg);
             wa_mem_free(ctx, order);
             goto nomem;
         }
+        if (policy == 0)
+            first_st = st;
+        if (st)
+            continue;
+        for (unsigned c = 1; c <= 3; c++) {
+            unsigned peak = R.pools[c].peak > R.pools[c].fixed_peak ? R.pools[c].peak : R.pools[c].fixed_peak;
+            if (best_peak[c] != WA_NONE && peak >= best_peak[c])
+                continue;
+            best_peak[c] = peak;
+            for (unsigned v = 0; v < prog->nvregs; v++)
+                if (res->cls[v] == c)
+                    best_reg[v] = res->reg[v];
+            if (c == WA_REG_VGPR) res->stats.peak_vgprs = peak;
+            if (c == WA_REG_SGPR) res->stats.peak_sgprs = peak;
+            if (c == WA_REG_AGPR) res->stats.peak_agprs = peak;
+            /* statistics of the winning attempt for this class */
+            res_class_stats[c][0] = R.coalesced[c];
+            res_class_stats[c][1] = R.tied[c];
+            res_class_stats[c][2] = R.hole_fits[c];
+        }
     }
+    st = best_peak[1] == WA_NONE ? first_st : WA_OK;
+    if (st == WA_OK) {
+        if (first_st)
+            wa_diag_reset(ctx); /* a later policy succeeded where the first failed */
+        for (unsigned v = 0; v < prog->nvregs; v++)
+            res->reg[v] = best_reg[v];
+        for (unsigned c = 1; c <= 3; c++) {
+            res->stats.coalesced += res_class_stats[c][0];
+            res->stats.tied += res_class_stats[c][1];
+            res->stats.hole_fits += res_class_stats[c][2];
+        }
+    }
+    wa_mem_free(ctx, best_reg);
     wa_mem_free(ctx, order);
     if (st) {
         wa_regalloc_destroy(res);
@@ -752,15 +944,10 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
     }
     res->stats.version = WA_REGALLOC_STATS_VERSION;
     res->stats.intervals = R.niv;
-    unsigned peaks[4];
-    for (unsigned c = 1; c <= 3; c++)
-        peaks[c] = R.pools[c].peak > R.pools[c].fixed_peak ? R.pools[c].peak : R.pools[c].fixed_peak;
-    res->stats.peak_vgprs = peaks[WA_REG_VGPR];
-    res->stats.peak_sgprs = peaks[WA_REG_SGPR];
-    res->stats.peak_agprs = peaks[WA_REG_AGPR];
-    res->stats.max_pressure_vgpr = wa_liveness_max_pressure(live, WA_REG_VGPR, NULL);
-    res->stats.max_pressure_sgpr = wa_liveness_max_pressure(live, WA_REG_SGPR, NULL);
-    res->stats.max_pressure_agpr = wa_liveness_max_pressure(live, WA_REG_AGPR, NULL);
+    unsigned peaks[4] = { 0, res->stats.peak_vgprs, res->stats.peak_sgprs, res->stats.peak_agprs };
+    res->stats.max_pressure_vgpr = wa_liveness_max_pressure(R.live, WA_REG_VGPR, NULL);
+    res->stats.max_pressure_sgpr = wa_liveness_max_pressure(R.live, WA_REG_SGPR, NULL);
+    res->stats.max_pressure_agpr = wa_liveness_max_pressure(R.live, WA_REG_AGPR, NULL);
     if (R.log_ra)
         wa_log(ctx, "[REGALLOC] %u intervals; peak v%u s%u a%u; max pressure v%u s%u a%u; %u coalesced, %u tied, %u hole fits",
                R.niv, peaks[1], peaks[2], peaks[3], res->stats.max_pressure_vgpr,

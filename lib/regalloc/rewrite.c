@@ -35,7 +35,7 @@ wa_status wa_regalloc_apply(wa_program *prog, const wa_regalloc_result *res, uns
                 continue;
             *o = wa_opnd_phys((wa_reg_class)o->reg_class, res->reg[o->id] + o->first, o->count);
         }
-        const wa_isa_info *info = wa_isa_get(in.op);
+        const wa_isa_info *info = wa_isa(in.op);
         wa_mods none = WA_MODS_INIT;
         if ((info->flags & WA_IF_MOVE) && in.nops == 2 && in.ops[0].kind == WA_OPND_PHYS &&
             in.ops[1].kind == WA_OPND_PHYS && in.ops[0].reg_class == in.ops[1].reg_class &&
