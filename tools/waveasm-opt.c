@@ -269,12 +269,12 @@ int main(int argc, char **argv)
             if (st != WA_OK)
                 goto done;
         }
-        wa_liveness_destroy(live);
-        live = NULL;
     }
     if (regalloc) {
         wa_regalloc_result *ra = NULL;
-        st = wa_regalloc_run(&ra, prog, NULL);
+        wa_regalloc_options ro = WA_REGALLOC_OPTIONS_INIT;
+        ro.liveness = live; /* the report's liveness, if any: not computed twice */
+        st = wa_regalloc_run(&ra, prog, &ro);
         if (st != WA_OK) {
             /* The report shows where the pressure is: write it before the
                allocator's diagnostics. */
@@ -286,6 +286,8 @@ int main(int argc, char **argv)
         unsigned removed = 0;
         wa_regalloc_stats rs;
         wa_regalloc_get_stats(&rs, ra);
+        wa_liveness_destroy(live); /* describes the program before the rewrite */
+        live = NULL;
         st = wa_regalloc_apply(prog, ra, &removed);
         wa_regalloc_destroy(ra);
         report(ctx, st);

@@ -44,6 +44,11 @@ WA_API void wa_context_destroy(wa_context *ctx);
 
 WA_API wa_target wa_context_target(const wa_context *ctx);
 
+/* The context keeps large temporary blocks between operations so that compiling
+   kernel after kernel reuses memory that is already mapped (at most 1 GiB, freed
+   with the context). Releases them now. */
+WA_API void wa_context_trim(wa_context *ctx);
+
 /* ---- Diagnostics ------------------------------------------------------------
 
    Each public operation that takes a context (or an object made from one) starts

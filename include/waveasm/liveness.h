@@ -96,8 +96,10 @@ WA_API const unsigned *wa_liveness_live_on_entry(const wa_liveness *live, unsign
 
 /* ---- pressure ------------------------------------------------------------------------ */
 
-/* Registers of `cls` live at item `item` (the larger of its use and def points):
-   the sizes of live virtual registers plus live physical registers. */
+/* Registers of `cls` needed at item `item` (the larger of its use and def
+   points): the sizes of live virtual registers plus live physical registers. An
+   MFMA whose vdst may take the registers of a srcC that ends there (a tie, see
+   regalloc.h) counts them once at its use point, although both are live there. */
 WA_API unsigned wa_liveness_pressure(const wa_liveness *live, unsigned item, wa_reg_class cls);
 /* Maximum pressure over the program; `out_item` (may be NULL) gets the first item
    where it occurs (WA_NONE for an empty program). */

@@ -32,11 +32,12 @@ typedef struct wa_regalloc_options {
     uint32_t reserved_sgprs[4];      /* bit r set: never allocate s<r> */
     uint32_t reserved_agprs[8];      /* bit r set: never allocate a<r> */
     unsigned flags;                  /* WA_REGALLOC_* */
+    /* version 2: */
     const wa_liveness *liveness;     /* optional: liveness already computed from this very
                                         program (saves recomputing it); NULL = compute */
     /* new fields only ever appended */
 } wa_regalloc_options;
-#define WA_REGALLOC_OPTIONS_VERSION 1
+#define WA_REGALLOC_OPTIONS_VERSION 2
 #define WA_REGALLOC_OPTIONS_INIT                                                  \
     { WA_REGALLOC_OPTIONS_VERSION, 256, 102, 256, { 0 }, { 0 }, { 0 }, 0, NULL }
 

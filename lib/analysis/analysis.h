@@ -67,15 +67,14 @@ struct wa_liveness {
        nvregs + unit are physical units */
     wa_csr seg_index;            /* off only: segments of key k at segs[off[k]..off[k+1]) */
     wa_live_segment *segs;
+    uint8_t *seg_live_in;        /* bit per segment: it starts where its value enters a block */
     /* vreg class and size (copied so results outlive edits of the program) */
     uint8_t *vcls;
     uint32_t *vsize;
-    /* per-block live sets of virtual registers (ascending), built on first request
-       from the (key, block) records of the dataflow */
+    /* per-block live sets of virtual registers (ascending), built from the
+       segments on first request */
     wa_csr live_in, live_out;
     int sets_built;
-    unsigned *set_recs[2];      /* pairs key, block (flattened), live-in and live-out */
-    unsigned nset_recs[2];
     unsigned *entry_live;        /* virtual registers live on entry */
     unsigned nentry_live;
     /* pressure per item and class (index by class 1..3) */

@@ -45,6 +45,16 @@ typedef struct vec {
         ((T *)(v).data)[(v).n++] = (val);                                \
     } while (0)
 
+/* The segment buffer is sized for the worst case up front (scratch memory). */
+#define SEG_PUSH(v, val, fail)                                           \
+    do {                                                                 \
+        if ((v).n == (v).cap)                                            \
+            goto fail;                                                   \
+        ((seg3 *)(v).data)[(v).n++] = (val);                             \
+    } while (0)
+
+#define LIVE_IN_FLAG 0x80000000u
+
 typedef struct lv {
     const wa_program *prog;
     wa_context *ctx;
@@ -97,11 +107,11 @@ static wa_status setup_values(lv *L)
     wa_context *ctx = L->ctx;
     unsigned nv = prog->nvregs;
     L->nv = nv;
-    L->vbase = wa_mem_calloc(ctx, nv + 1, sizeof(unsigned));
-    L->split = wa_mem_calloc(ctx, nv + 1, 1);
+    L->vbase = wa_tmp_calloc(ctx, nv + 1, sizeof(unsigned));
+    L->split = wa_tmp_calloc(ctx, nv + 1, 1);
     if (!L->vbase || !L->split)
         return wa_error_nomem(ctx);
-    uint8_t *used = wa_mem_calloc(ctx, nv + 1, 1);
+    uint8_t *used = wa_tmp_calloc(ctx, nv + 1, 1);
     if (!used)
         return wa_error_nomem(ctx);
     for (unsigned i = 0; i < prog->ninstrs; i++) {
@@ -126,11 +136,11 @@ static wa_status setup_values(lv *L)
         L->vbase[v] = next;
         next += L->split[v] ? prog->vregs[v].size : 1;
     }
-    wa_mem_free(ctx, used);
+    wa_tmp_free(ctx, used);
     L->phys_base = next;
     L->nvalues = next + WA_UNITS;
-    L->val_key = wa_mem_calloc(ctx, L->nvalues, sizeof(unsigned));
-    L->val_full = wa_mem_calloc(ctx, L->nvalues, sizeof(uint32_t));
+    L->val_key = wa_tmp_calloc(ctx, L->nvalues, sizeof(unsigned));
+    L->val_full = wa_tmp_calloc(ctx, L->nvalues, sizeof(uint32_t));
     if (!L->val_key || !L->val_full)
         return wa_error_nomem(ctx);
     for (unsigned v = 0; v < nv; v++) {
@@ -155,22 +165,26 @@ static wa_status setup_values(lv *L)
 }
 
 /* Counting sort of pairs by `a` into CSR (off has rows+1 entries; data gets b). */
-static wa_status pairs_to_csr(wa_context *ctx, const pair *p, unsigned n, unsigned rows, wa_csr *out)
+/* `tmp`: the rows are scratch (freed with csr_free_tmp), not part of a result. */
+static wa_status pairs_to_csr(wa_context *ctx, const pair *p, unsigned n, unsigned rows, wa_csr *out,
+                              int tmp)
 {
-    out->off = wa_mem_calloc(ctx, rows + 1, sizeof(unsigned));
-    out->data = wa_mem_calloc(ctx, n + 1, sizeof(unsigned));
+    out->off = tmp ? wa_tmp_calloc(ctx, rows + 1, sizeof(unsigned))
+                   : wa_mem_calloc(ctx, rows + 1, sizeof(unsigned));
+    out->data = tmp ? wa_tmp_alloc(ctx, (n + 1) * sizeof(unsigned))
+                    : wa_mem_alloc(ctx, (n + 1) * sizeof(unsigned));
     if (!out->off || !out->data)
         return wa_error_nomem(ctx);
     for (unsigned i = 0; i < n; i++)
         out->off[p[i].a + 1]++;
     for (unsigned r = 0; r < rows; r++)
         out->off[r + 1] += out->off[r];
-    unsigned *fill = wa_mem_calloc(ctx, rows + 1, sizeof(unsigned));
+    unsigned *fill = wa_tmp_calloc(ctx, rows + 1, sizeof(unsigned));
     if (!fill)
         return wa_error_nomem(ctx);
     for (unsigned i = 0; i < n; i++)
         out->data[out->off[p[i].a] + fill[p[i].a]++] = p[i].b;
-    wa_mem_free(ctx, fill);
+    wa_tmp_free(ctx, fill);
     return WA_OK;
 }
 
@@ -178,6 +192,13 @@ static void csr_free(wa_context *ctx, wa_csr *c)
 {
     wa_mem_free(ctx, c->off);
     wa_mem_free(ctx, c->data);
+    c->off = c->data = NULL;
+}
+
+static void csr_free_tmp(wa_context *ctx, wa_csr *c)
+{
+    wa_tmp_free(ctx, c->off);
+    wa_tmp_free(ctx, c->data);
     c->off = c->data = NULL;
 }
 
@@ -200,36 +221,94 @@ static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
     return lo < n && s[lo].start <= point;
 }
 
-/* Per-block live sets of virtual registers from (key, block) records: rows are
-   blocks, entries vreg ids, ascending and unique. */
-static wa_status block_sets(wa_context *ctx, unsigned nv, unsigned nb, const unsigned *recs,
-                            unsigned n, wa_csr *out)
+/* Per-block live sets, derived from the segments when first asked for: a
+   register is live into block b when one of its segments holds b's first use
+   point, and either started earlier or started there because the value was live
+   into the block (not because the first instruction defines it early); live out
+   of b when live into a successor (live_out = U live_in). */
+static int build_sets(wa_liveness *l)
 {
-    unsigned m = 0;
-    pair *p = wa_mem_alloc(ctx, (n + 1) * sizeof(pair));
-    if (!p)
-        return wa_error_nomem(ctx);
-    for (unsigned i = 0; i < n; i++) {
-        unsigned key = recs[2 * i];
-        if (key < nv)
-            p[m++] = (pair){ recs[2 * i + 1], key };
+    wa_context *ctx = l->ctx;
+    const wa_cfg *cfg = &l->cfg;
+    unsigned nb = cfg->nblocks;
+    vec recs = { 0 };
+    for (unsigned v = 0; v < l->nvregs; v++) {
+        unsigned n;
+        const wa_live_segment *sg = wa_live_key_segs(l, v, &n);
+        unsigned b = 0;
+        for (unsigned k = 0; k < n; k++) {
+            /* first block starting at or after the segment start */
+            unsigned lo = b, hi = nb;
+            while (lo < hi) {
+                unsigned mid = lo + (hi - lo) / 2;
+                if (2 * cfg->first[mid] < sg[k].start)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            unsigned idx = (unsigned)(sg + k - l->segs);
+            int starts_live = (l->seg_live_in[idx >> 3] >> (idx & 7)) & 1u;
+            for (b = lo; b < nb && 2 * cfg->first[b] <= sg[k].end; b++)
+                if (2 * cfg->first[b] > sg[k].start || starts_live)
+                    VEC_PUSH(ctx, recs, pair, ((pair){ b, v }), fail);
+        }
     }
-    wa_status st = pairs_to_csr(ctx, p, m, nb, out);
-    wa_mem_free(ctx, p);
-    if (st)
-        return st;
-    /* Records come in value order and values follow register ids, so each row is
-       already ascending: only the components of split registers repeat. */
-    unsigned w = 0;
-    for (unsigned b = 0; b < nb; b++) {
-        unsigned s = out->off[b], e = out->off[b + 1];
-        out->off[b] = w;
-        for (unsigned i = s; i < e; i++)
-            if (i == s || out->data[i] != out->data[i - 1])
-                out->data[w++] = out->data[i];
+    {
+        pair *p = recs.data;
+        if (pairs_to_csr(ctx, p, recs.n, nb, &l->live_in, 0))
+            goto fail;
+        /* rows come out ascending: registers were visited in order */
     }
-    out->off[nb] = w;
-    return WA_OK;
+    /* live-out: merge the successors' (at most two) sorted rows */
+    {
+        const wa_csr *in = &l->live_in;
+        size_t total = 0;
+        for (unsigned b = 0; b < nb; b++)
+            for (unsigned e = cfg->succ.off[b]; e < cfg->succ.off[b + 1]; e++) {
+                unsigned t = cfg->succ.data[e];
+                total += in->off[t + 1] - in->off[t];
+            }
+        l->live_out.off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+        l->live_out.data = wa_mem_alloc(ctx, (total + 1) * sizeof(unsigned));
+        if (!l->live_out.off || !l->live_out.data)
+            goto fail;
+        unsigned w = 0;
+        for (unsigned b = 0; b < nb; b++) {
+            l->live_out.off[b] = w;
+            unsigned ns = cfg->succ.off[b + 1] - cfg->succ.off[b];
+            const unsigned *xa = NULL, *xb = NULL;
+            unsigned na = 0, nbb = 0;
+            if (ns >= 1) {
+                unsigned t = cfg->succ.data[cfg->succ.off[b]];
+                xa = in->data + in->off[t];
+                na = in->off[t + 1] - in->off[t];
+            }
+            if (ns >= 2) {
+                unsigned t = cfg->succ.data[cfg->succ.off[b] + 1];
+                xb = in->data + in->off[t];
+                nbb = in->off[t + 1] - in->off[t];
+            }
+            unsigned ia = 0, ib = 0;
+            while (ia < na || ib < nbb) {
+                unsigned x;
+                if (ib >= nbb || (ia < na && xa[ia] < xb[ib]))
+                    x = xa[ia++];
+                else if (ia >= na || xb[ib] < xa[ia])
+                    x = xb[ib++];
+                else {
+                    x = xa[ia++];
+                    ib++;
+                }
+                l->live_out.data[w++] = x;
+            }
+        }
+        l->live_out.off[nb] = w;
+    }
+    wa_mem_free(ctx, recs.data);
+    return 1;
+fail:
+    wa_mem_free(ctx, recs.data);
+    return 0;
 }
 
 /* Builds the per-block sets on first use (accessors take a const result). */
@@ -238,13 +317,8 @@ static int ensure_sets(const wa_liveness *cl)
     wa_liveness *l = (wa_liveness *)cl;
     if (l->sets_built)
         return l->sets_built > 0;
-    if (block_sets(l->ctx, l->nvregs, l->cfg.nblocks, l->set_recs[0], l->nset_recs[0], &l->live_in) ||
-        block_sets(l->ctx, l->nvregs, l->cfg.nblocks, l->set_recs[1], l->nset_recs[1], &l->live_out)) {
-        l->sets_built = -1;
-        return 0;
-    }
-    l->sets_built = 1;
-    return 1;
+    l->sets_built = build_sets(l) ? 1 : -1;
+    return l->sets_built > 0;
 }
 
 static wa_status compute(wa_liveness *R, lv *L)
@@ -254,15 +328,15 @@ static wa_status compute(wa_liveness *R, lv *L)
     const wa_cfg *cfg = L->cfg;
     unsigned nb = cfg->nblocks, NV = L->nvalues;
     wa_status st = WA_E_NOMEM;
-    vec ue = { 0 }, kill = { 0 }, touched = { 0 }, livein = { 0 }, liveout = { 0 }, segs = { 0 },
+    vec ue = { 0 }, kill = { 0 }, touched = { 0 }, liveout = { 0 }, segs = { 0 },
         work = { 0 }, openl = { 0 };
     wa_csr ue_csr = { 0 }, kill_csr = { 0 }, lo_csr = { 0 };
-    unsigned *st1 = wa_mem_calloc(ctx, NV + 1, sizeof(unsigned));   /* block stamp */
-    uint32_t *dmask = wa_mem_calloc(ctx, NV + 1, sizeof(uint32_t));
-    unsigned *st2 = wa_mem_calloc(ctx, NV + 1, sizeof(unsigned));   /* exposed-use stamp */
-    unsigned *kst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    unsigned *ist = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    unsigned *ost = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned *st1 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));   /* block stamp */
+    uint32_t *dmask = wa_tmp_calloc(ctx, NV + 1, sizeof(uint32_t));
+    unsigned *st2 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));   /* exposed-use stamp */
+    unsigned *kst = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned *ist = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
+    unsigned *ost = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
     unsigned vals[32];
     uint32_t masks[32];
     size_t nrefs = 0; /* value references: bounds the number of segments */
@@ -309,8 +383,8 @@ static wa_status compute(wa_liveness *R, lv *L)
                 VEC_PUSH(ctx, kill, pair, ((pair){ x, b }), fail);
         }
     }
-    if (pairs_to_csr(ctx, ue.data, ue.n, NV, &ue_csr) ||
-        pairs_to_csr(ctx, kill.data, kill.n, NV, &kill_csr))
+    if (pairs_to_csr(ctx, ue.data, ue.n, NV, &ue_csr, 1) ||
+        pairs_to_csr(ctx, kill.data, kill.n, NV, &kill_csr, 1))
         goto fail;
 
     /* 2. live-in / live-out per value */
@@ -325,7 +399,6 @@ static wa_status compute(wa_liveness *R, lv *L)
         for (unsigned e = us; e < ue_end; e++) {
             unsigned b = ue_csr.data[e];
             ist[b] = stamp;
-            VEC_PUSH(ctx, livein, pair, ((pair){ x, b }), fail);
             VEC_PUSH(ctx, work, unsigned, b, fail);
         }
         while (work.n) {
@@ -338,7 +411,6 @@ static wa_status compute(wa_liveness *R, lv *L)
                 }
                 if (kst[p] != stamp && ist[p] != stamp) {
                     ist[p] = stamp;
-                    VEC_PUSH(ctx, livein, pair, ((pair){ x, p }), fail);
                     VEC_PUSH(ctx, work, unsigned, p, fail);
                 }
             }
@@ -359,13 +431,13 @@ static wa_status compute(wa_liveness *R, lv *L)
     /* Live-out values per block (as value ids) for the segment scan. */
     {
         pair *lo = liveout.data;
-        pair *flip = wa_mem_calloc(ctx, liveout.n + 1, sizeof(pair));
+        pair *flip = wa_tmp_alloc(ctx, (liveout.n + 1) * sizeof(pair));
         if (!flip)
             goto fail;
         for (unsigned i = 0; i < liveout.n; i++)
             flip[i] = (pair){ lo[i].b, lo[i].a };
-        wa_status s2 = pairs_to_csr(ctx, flip, liveout.n, nb, &lo_csr);
-        wa_mem_free(ctx, flip);
+        wa_status s2 = pairs_to_csr(ctx, flip, liveout.n, nb, &lo_csr, 1);
+        wa_tmp_free(ctx, flip);
         if (s2)
             goto fail;
     }
@@ -376,7 +448,7 @@ static wa_status compute(wa_liveness *R, lv *L)
         size_t bound = nrefs + liveout.n + 1;
         if (bound > 0xFFFFFFFFu)
             goto fail;
-        void *sd = wa_mem_alloc(ctx, bound * sizeof(seg3));
+        void *sd = wa_tmp_alloc(ctx, bound * sizeof(seg3));
         if (!sd)
             goto fail;
         segs.data = sd;
@@ -385,7 +457,7 @@ static wa_status compute(wa_liveness *R, lv *L)
     {
         unsigned *open_end = st2;      /* reuse: end point of the open segment */
         uint32_t *need = dmask;        /* components still needed above */
-        unsigned char *isopen = wa_mem_calloc(ctx, NV + 1, 1);
+        unsigned char *isopen = wa_tmp_calloc(ctx, NV + 1, 1);
         if (!isopen)
             goto fail;
         for (unsigned b = 0; b < nb; b++) {
@@ -414,12 +486,12 @@ static wa_status compute(wa_liveness *R, lv *L)
                         if (isopen[x]) {
                             need[x] &= ~masks[j];
                             if (need[x] == 0) {
-                                VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], dp, open_end[x] }), fail_open);
+                                SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, open_end[x] }), fail_open);
                                 isopen[x] = 0;
                             }
                         } else {
                             /* a dead definition still occupies its registers */
-                            VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], dp, 2 * i + 1 }), fail_open);
+                            SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, 2 * i + 1 }), fail_open);
                         }
                     }
                 }
@@ -443,15 +515,16 @@ static wa_status compute(wa_liveness *R, lv *L)
             for (unsigned t = 0; t < openl.n; t++) {
                 unsigned x = ((unsigned *)openl.data)[t];
                 if (isopen[x]) {
-                    VEC_PUSH(ctx, segs, seg3, ((seg3){ L->val_key[x], bstart, open_end[x] }), fail_open);
+                    /* live into the block: flagged in bit 31 of the start */
+                    SEG_PUSH(segs, ((seg3){ L->val_key[x], bstart | LIVE_IN_FLAG, open_end[x] }), fail_open);
                     isopen[x] = 0;
                 }
             }
         }
-        wa_mem_free(ctx, isopen);
+        wa_tmp_free(ctx, isopen);
         goto segs_done;
     fail_open:
-        wa_mem_free(ctx, isopen);
+        wa_tmp_free(ctx, isopen);
         goto fail;
     }
 segs_done:
@@ -464,12 +537,17 @@ segs_done:
         seg3 *s3 = segs.data;
         R->seg_index.off = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
         R->segs = wa_mem_alloc(ctx, (segs.n + 1) * sizeof(wa_live_segment));
-        unsigned *fill = wa_mem_calloc(ctx, nkeys + 1, sizeof(unsigned));
+        unsigned *fill = wa_tmp_calloc(ctx, nkeys + 1, sizeof(unsigned));
         if (!R->seg_index.off || !R->segs || !fill) {
-            wa_mem_free(ctx, fill);
+            wa_tmp_free(ctx, fill);
             goto fail;
         }
         unsigned *off = R->seg_index.off;
+        R->seg_live_in = wa_mem_calloc(ctx, segs.n / 8 + 1, 1);
+        if (!R->seg_live_in) {
+            wa_tmp_free(ctx, fill);
+            goto fail;
+        }
         for (unsigned i = 0; i < segs.n; i++)
             off[s3[i].key + 1]++;
         for (unsigned k = 0; k < nkeys; k++)
@@ -478,14 +556,14 @@ segs_done:
             unsigned k = s3[i].key;
             R->segs[off[k] + fill[k]++] = (wa_live_segment){ s3[i].start, s3[i].end };
         }
-        wa_mem_free(ctx, fill);
+        wa_tmp_free(ctx, fill);
         unsigned w = 0;
         for (unsigned k = 0; k < nkeys; k++) {
             unsigned s = off[k], e = off[k + 1];
             wa_live_segment *a = R->segs;
             for (unsigned i = s; i < e;) {
                 unsigned j = i + 1;
-                while (j < e && a[j].start <= a[j - 1].start)
+                while (j < e && (a[j].start & ~LIVE_IN_FLAG) <= (a[j - 1].start & ~LIVE_IN_FLAG))
                     j++;
                 for (unsigned lo = i, hi = j - 1; lo < hi; lo++, hi--) {
                     wa_live_segment t = a[lo];
@@ -497,10 +575,16 @@ segs_done:
             off[k] = w;
             for (unsigned i = s; i < e; i++) {
                 wa_live_segment t = a[i];
+                unsigned flag = t.start & LIVE_IN_FLAG;
+                t.start &= ~LIVE_IN_FLAG;
                 if (w > off[k] && t.start <= a[w - 1].end + 1) {
                     if (t.end > a[w - 1].end)
                         a[w - 1].end = t.end;
+                    if (flag && t.start == a[w - 1].start)
+                        R->seg_live_in[(w - 1) >> 3] |= (uint8_t)(1u << ((w - 1) & 7));
                 } else {
+                    if (flag)
+                        R->seg_live_in[w >> 3] |= (uint8_t)(1u << (w & 7));
                     a[w++] = t;
                 }
             }
@@ -508,20 +592,6 @@ segs_done:
         off[nkeys] = w;
     }
 
-    /* 5. keep the live-in/live-out records, as (register key, block), for the
-       per-block sets that are built if asked for */
-    {
-        vec *v[2] = { &livein, &liveout };
-        for (unsigned t = 0; t < 2; t++) {
-            pair *p = v[t]->data;
-            for (unsigned i = 0; i < v[t]->n; i++)
-                p[i].a = L->val_key[p[i].a];
-            R->set_recs[t] = v[t]->data;
-            R->nset_recs[t] = v[t]->n;
-            v[t]->data = NULL;
-            v[t]->n = v[t]->cap = 0;
-        }
-    }
     if (R->nentry_live > 1)
         qsort(R->entry_live, R->nentry_live, sizeof(unsigned), cmp_unsigned);
 
@@ -531,13 +601,13 @@ segs_done:
        same registers at that point and count once. */
     {
         unsigned npts = 2 * R->nitems + 2;
-        int *diff = wa_mem_alloc(ctx, (npts + 1) * sizeof(int));
-        unsigned *tie = wa_mem_calloc(ctx, R->nitems + 1, sizeof(unsigned)); /* registers */
-        uint8_t *tie_cls = wa_mem_calloc(ctx, R->nitems + 1, 1);
+        int *diff = wa_tmp_alloc(ctx, (npts + 1) * sizeof(int));
+        unsigned *tie = wa_tmp_calloc(ctx, R->nitems + 1, sizeof(unsigned)); /* registers */
+        uint8_t *tie_cls = wa_tmp_calloc(ctx, R->nitems + 1, 1);
         if (!tie || !tie_cls) {
-            wa_mem_free(ctx, diff);
-            wa_mem_free(ctx, tie);
-            wa_mem_free(ctx, tie_cls);
+            wa_tmp_free(ctx, diff);
+            wa_tmp_free(ctx, tie);
+            wa_tmp_free(ctx, tie_cls);
             goto fail;
         }
         for (unsigned i = 0; i < R->nitems; i++) {
@@ -599,9 +669,9 @@ segs_done:
                 }
             }
         }
-        wa_mem_free(ctx, diff);
-        wa_mem_free(ctx, tie);
-        wa_mem_free(ctx, tie_cls);
+        wa_tmp_free(ctx, diff);
+        wa_tmp_free(ctx, tie);
+        wa_tmp_free(ctx, tie_cls);
         if (!ok)
             goto fail;
     }
@@ -613,20 +683,19 @@ done:
     wa_mem_free(ctx, ue.data);
     wa_mem_free(ctx, kill.data);
     wa_mem_free(ctx, touched.data);
-    wa_mem_free(ctx, livein.data);
     wa_mem_free(ctx, liveout.data);
-    wa_mem_free(ctx, segs.data);
+    wa_tmp_free(ctx, segs.data);
     wa_mem_free(ctx, work.data);
     wa_mem_free(ctx, openl.data);
-    csr_free(ctx, &ue_csr);
-    csr_free(ctx, &kill_csr);
-    csr_free(ctx, &lo_csr);
-    wa_mem_free(ctx, st1);
-    wa_mem_free(ctx, dmask);
-    wa_mem_free(ctx, st2);
-    wa_mem_free(ctx, kst);
-    wa_mem_free(ctx, ist);
-    wa_mem_free(ctx, ost);
+    csr_free_tmp(ctx, &ue_csr);
+    csr_free_tmp(ctx, &kill_csr);
+    csr_free_tmp(ctx, &lo_csr);
+    wa_tmp_free(ctx, st1);
+    wa_tmp_free(ctx, dmask);
+    wa_tmp_free(ctx, st2);
+    wa_tmp_free(ctx, kst);
+    wa_tmp_free(ctx, ist);
+    wa_tmp_free(ctx, ost);
     return st;
 }
 
@@ -640,12 +709,11 @@ void wa_liveness_destroy(wa_liveness *R)
     wa_cfg_free(&R->cfg, ctx);
     csr_free(ctx, &R->seg_index);
     wa_mem_free(ctx, R->segs);
+    wa_mem_free(ctx, R->seg_live_in);
     wa_mem_free(ctx, R->vcls);
     wa_mem_free(ctx, R->vsize);
     csr_free(ctx, &R->live_in);
     csr_free(ctx, &R->live_out);
-    wa_mem_free(ctx, R->set_recs[0]);
-    wa_mem_free(ctx, R->set_recs[1]);
     wa_mem_free(ctx, R->entry_live);
     for (unsigned c = 0; c < 4; c++)
         wa_mem_free(ctx, R->pressure[c]);
@@ -719,10 +787,10 @@ wa_status wa_liveness_compute(wa_liveness **out, const wa_program *prog,
     st = setup_values(&L);
     if (!st)
         st = compute(R, &L);
-    wa_mem_free(ctx, L.vbase);
-    wa_mem_free(ctx, L.split);
-    wa_mem_free(ctx, L.val_key);
-    wa_mem_free(ctx, L.val_full);
+    wa_tmp_free(ctx, L.vbase);
+    wa_tmp_free(ctx, L.split);
+    wa_tmp_free(ctx, L.val_key);
+    wa_tmp_free(ctx, L.val_full);
     if (!st && (opts->flags & WA_LIVENESS_SSA_CHECK) && wa_ssa_check(prog, &R->cfg))
         st = WA_E_VALIDATE;
     if (st) {

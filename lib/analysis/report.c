@@ -240,16 +240,6 @@ static wa_status put_live_at_max(wa_sb *sb, const wa_program *prog, const wa_liv
         e[j].size = size;
     }
     wa_mem_free(ctx, ids);
-    /* widest first, then by id (insertion sort keeps equal sizes in id order) */
-    for (unsigned j = 1; j < best_n; j++) {
-        live_entry t = e[j];
-        unsigned k = j;
-        while (k > 0 && e[k - 1].size < t.size) {
-            e[k] = e[k - 1];
-            k--;
-        }
-        e[k] = t;
-    }
     wa_sb_printf(sb, "  at max %s (item %u, ", class_name[c], item);
     put_where(sb, prog, item);
     wa_sb_printf(sb, ", %s point): ", best_point & 1 ? "def" : "use");
@@ -258,10 +248,25 @@ static wa_status put_live_at_max(wa_sb *sb, const wa_program *prog, const wa_liv
                      best_sum, class_name[c], best_sum == 1 ? "" : "s");
     else
         wa_sb_puts(sb, "no virtual registers (physical registers only)");
-    for (unsigned j = 0; j < best_n && j < LIVE_LIST_CAP; j++) {
-        wa_sb_printf(sb, " %%%c%u", class_prefix[c], e[j].id);
-        if (e[j].size > 1)
-            wa_sb_printf(sb, "<%u>", e[j].size);
+    /* widest first, equal sizes by id (the order live_at gives): one pass per
+       distinct size until the list is full, so thousands of live values cost
+       no sort */
+    unsigned listed = 0, size = 0;
+    for (unsigned j = 0; j < best_n; j++)
+        size = umax(size, e[j].size);
+    while (size && listed < best_n && listed < LIVE_LIST_CAP) {
+        unsigned next = 0;
+        for (unsigned j = 0; j < best_n; j++) {
+            if (e[j].size == size && listed < LIVE_LIST_CAP) {
+                wa_sb_printf(sb, " %%%c%u", class_prefix[c], e[j].id);
+                if (size > 1)
+                    wa_sb_printf(sb, "<%u>", size);
+                listed++;
+            } else if (e[j].size < size && e[j].size > next) {
+                next = e[j].size;
+            }
+        }
+        size = next;
     }
     if (best_n > LIVE_LIST_CAP)
         wa_sb_printf(sb, " ... and %u more", best_n - LIVE_LIST_CAP);
@@ -272,7 +277,7 @@ static wa_status put_live_at_max(wa_sb *sb, const wa_program *prog, const wa_liv
 
 /* Loop table: per loop its depth, header, blocks, item span and maximum pressure. */
 static wa_status put_loops(wa_sb *sb, const wa_program *prog, const wa_liveness *live,
-                           const blocks *bl)
+                           const blocks *bl, unsigned wp)
 {
     wa_context *ctx = wa_program_context(prog);
     unsigned nl = wa_liveness_loop_count(live);
@@ -319,15 +324,16 @@ static wa_status put_loops(wa_sb *sb, const wa_program *prog, const wa_liveness 
     for (unsigned l = 0; l < nl; l++)
         if (lo[l] != WA_NONE)
             wspan = umax(wspan, digits(lo[l]) + 2 + digits(hi[l]));
-    wa_sb_printf(sb, "\nloops:\n  %*s  depth  %*s  blocks  %-*s  VGPR  SGPR  AGPR  parent\n", (int)wl,
-                 "loop", (int)wh, "header", (int)wspan, "items");
+    wa_sb_printf(sb, "\nloops:\n  %*s  depth  %*s  blocks  %-*s  %*s  %*s  %*s  parent\n",
+                 (int)wl, "loop", (int)wh, "header", (int)wspan, "items", (int)wp, "VGPR", (int)wp,
+                 "SGPR", (int)wp, "AGPR");
     for (unsigned l = 0; l < nl; l++) {
         char span[32] = "-";
         if (lo[l] != WA_NONE)
             snprintf(span, sizeof(span), "%u..%u", lo[l], hi[l]);
-        wa_sb_printf(sb, "  %*u  %5u  %*u  %6u  %-*s  %4u  %4u  %4u  ", (int)wl, l, li[l].depth,
-                     (int)wh, li[l].header, li[l].num_blocks, (int)wspan, span,
-                     mx[(size_t)l * NCLASSES + 0], mx[(size_t)l * NCLASSES + 1],
+        wa_sb_printf(sb, "  %*u  %5u  %*u  %6u  %-*s  %*u  %*u  %*u  ", (int)wl, l, li[l].depth,
+                     (int)wh, li[l].header, li[l].num_blocks, (int)wspan, span, (int)wp,
+                     mx[(size_t)l * NCLASSES + 0], (int)wp, mx[(size_t)l * NCLASSES + 1], (int)wp,
                      mx[(size_t)l * NCLASSES + 2]);
         if (li[l].parent == WA_NONE)
             wa_sb_puts(sb, "-\n");
@@ -378,7 +384,8 @@ wa_status wa_pressure_report(char **out, size_t *out_len, const wa_program *prog
     wa_sb_init(&sb, ctx);
     /* header */
     const char *tname = wa_target_name(wa_program_target(prog));
-    wa_sb_printf(&sb, "register pressure of kernel %s (%s)\n", wa_program_name(prog),
+    const char *kname = wa_program_name(prog);
+    wa_sb_printf(&sb, "register pressure of kernel %s (%s)\n", kname ? kname : "",
                  tname ? tname : "unknown target");
     wa_sb_printf(&sb, "  %u item%s (%u instruction%s, %u label%s, %u comment%s), %u block%s", n,
                  n == 1 ? "" : "s", ninstr, ninstr == 1 ? "" : "s", nlabels,
@@ -482,7 +489,7 @@ wa_status wa_pressure_report(char **out, size_t *out_len, const wa_program *prog
     }
 
     /* footer */
-    st = put_loops(&sb, prog, live, &bl);
+    st = put_loops(&sb, prog, live, &bl, wp);
     for (unsigned c = 0, header = 0; c < NCLASSES && st == WA_OK; c++) {
         if (!maxp[c] || maxi[c] == WA_NONE)
             continue;
@@ -759,8 +766,9 @@ wa_status wa_pressure_svg(char **out, size_t *out_len, const wa_program *prog,
         wa_sb_printf(&sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">empty program</text>\n",
                      PLOT_X + PLOT_W / 2, PLOT_Y + PLOT_H / 2);
 
-    /* one step line per class: corners only, so flat stretches cost nothing */
-    for (unsigned c = 0; c < NCLASSES && P.n; c++) {
+    /* one step line per class: corners only, so flat stretches cost nothing;
+       drawn AGPR, SGPR, VGPR so that VGPRs stay on top where lines coincide */
+    for (unsigned c = NCLASSES; c-- > 0 && P.n;) {
         if (!maxp[c])
             continue;
         wa_sb_printf(&sb,

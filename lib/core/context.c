@@ -93,9 +93,16 @@ void wa_context_destroy(wa_context *ctx)
     if (!ctx)
         return;
     wa_diag_reset(ctx);
+    wa_scratch_release(ctx);
     wa_mem_free(ctx, ctx->diags);
     wa_mem_free(ctx, ctx->diag_strings);
     wa_mem_free(ctx, ctx);
+}
+
+void wa_context_trim(wa_context *ctx)
+{
+    if (ctx)
+        wa_scratch_release(ctx);
 }
 
 wa_target wa_context_target(const wa_context *ctx)

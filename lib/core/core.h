@@ -33,8 +33,16 @@ static inline unsigned wa_ctz64(uint64_t x)
 #define WA_DEBUG_REGALLOC 0x2u
 #define WA_DEBUG_ALLOC 0x4u
 
+/* Large temporary blocks kept by the context for the next operation: the pages
+   are already mapped, so a JIT host compiling kernel after kernel does not pay
+   the kernel's page zeroing every time. */
+#define WA_SCRATCH_SLOTS 16
+#define WA_SCRATCH_MIN (256u * 1024u)
+
 struct wa_context {
     wa_context_options opts;
+    void *scratch[WA_SCRATCH_SLOTS]; /* cached blocks (header first), NULL if empty */
+    size_t scratch_bytes;
     unsigned debug;            /* WA_DEBUG_* */
     wa_diag *diags;
     unsigned ndiags, capdiags;
@@ -58,6 +66,13 @@ char *wa_mem_strdup(wa_context *ctx, const char *s);
 int wa_grow(wa_context *ctx, void **array, unsigned *cap, unsigned need, size_t elem);
 #define WA_GROW(ctx, arr, cap, need) \
     wa_grow((ctx), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* Temporary arrays for the duration of one operation. Big blocks come from and
+   return to the context's scratch cache; wa_tmp_calloc zeroes. */
+void *wa_tmp_alloc(wa_context *ctx, size_t size);
+void *wa_tmp_calloc(wa_context *ctx, size_t n, size_t size);
+void wa_tmp_free(wa_context *ctx, void *ptr);
+void wa_scratch_release(wa_context *ctx);
 
 /* A buffer handed to the caller and released with wa_free(). */
 void *wa_user_buffer(wa_context *ctx, size_t size);

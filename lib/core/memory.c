@@ -76,6 +76,101 @@ int wa_grow(wa_context *ctx, void **array, unsigned *cap, unsigned need, size_t 
     return 0;
 }
 
+/* ---- scratch blocks ------------------------------------------------------------ */
+
+typedef union tmp_header {
+    size_t cap;       /* usable bytes after the header; 0: a small (uncached) block */
+    long double align_ld;
+    void *align_p;
+    long long align_ll;
+} tmp_header;
+
+#define SCRATCH_MAX_BYTES ((size_t)1 << 30)
+
+void *wa_tmp_alloc(wa_context *ctx, size_t size)
+{
+    if (size > (size_t)-1 / 2)
+        return NULL;
+    if (size < WA_SCRATCH_MIN) {
+        tmp_header *h = wa_mem_alloc(ctx, sizeof(tmp_header) + size);
+        if (!h)
+            return NULL;
+        h->cap = 0;
+        return h + 1;
+    }
+    /* the smallest cached block that fits */
+    int best = -1;
+    for (int i = 0; i < WA_SCRATCH_SLOTS; i++) {
+        tmp_header *h = ctx->scratch[i];
+        if (h && h->cap >= size && (best < 0 || h->cap < ((tmp_header *)ctx->scratch[best])->cap))
+            best = i;
+    }
+    if (best >= 0) {
+        tmp_header *h = ctx->scratch[best];
+        ctx->scratch[best] = NULL;
+        ctx->scratch_bytes -= h->cap;
+        return h + 1;
+    }
+    size_t cap = size + size / 8; /* a little room so slightly larger requests reuse it */
+    tmp_header *h = wa_mem_alloc(ctx, sizeof(tmp_header) + cap);
+    if (!h)
+        return NULL;
+    h->cap = cap;
+    return h + 1;
+}
+
+void *wa_tmp_calloc(wa_context *ctx, size_t n, size_t size)
+{
+    if (size != 0 && n > (size_t)-1 / size)
+        return NULL;
+    void *p = wa_tmp_alloc(ctx, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
+void wa_tmp_free(wa_context *ctx, void *ptr)
+{
+    if (!ptr)
+        return;
+    tmp_header *h = (tmp_header *)ptr - 1;
+    if (h->cap == 0) {
+        wa_mem_free(ctx, h);
+        return;
+    }
+    if (ctx->scratch_bytes + h->cap <= SCRATCH_MAX_BYTES) {
+        for (int i = 0; i < WA_SCRATCH_SLOTS; i++)
+            if (!ctx->scratch[i]) {
+                ctx->scratch[i] = h;
+                ctx->scratch_bytes += h->cap;
+                return;
+            }
+        /* full: replace the smallest cached block if this one is bigger */
+        int small = 0;
+        for (int i = 1; i < WA_SCRATCH_SLOTS; i++)
+            if (((tmp_header *)ctx->scratch[i])->cap < ((tmp_header *)ctx->scratch[small])->cap)
+                small = i;
+        tmp_header *s = ctx->scratch[small];
+        if (s->cap < h->cap) {
+            ctx->scratch_bytes -= s->cap;
+            wa_mem_free(ctx, s);
+            ctx->scratch[small] = h;
+            ctx->scratch_bytes += h->cap;
+            return;
+        }
+    }
+    wa_mem_free(ctx, h);
+}
+
+void wa_scratch_release(wa_context *ctx)
+{
+    for (int i = 0; i < WA_SCRATCH_SLOTS; i++) {
+        wa_mem_free(ctx, ctx->scratch[i]);
+        ctx->scratch[i] = NULL;
+    }
+    ctx->scratch_bytes = 0;
+}
+
 /* ---- caller-owned buffers ------------------------------------------------------ */
 
 /* The header remembers the allocator; the union keeps the payload aligned. */

@@ -215,6 +215,18 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
                 cerr(&C, NULL, "%%%c%u uses reserved register %c%u", l, v, l, r);
     }
     wa_mem_free(ctx, used);
+    /* the program's own physical registers within the limits */
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < prog->instrs[i].nops; k++) {
+            const wa_operand *o = &prog->instrs[i].ops[k];
+            if (o->kind != WA_OPND_PHYS)
+                continue;
+            unsigned limit = o->reg_class == WA_REG_VGPR ? C.opts.max_vgprs
+                           : o->reg_class == WA_REG_SGPR ? C.opts.max_sgprs : C.opts.max_agprs;
+            if (o->id + o->count > limit)
+                cerr(&C, &prog->instrs[i], "the program uses %c%u, beyond the limit of %u registers",
+                     letter(o->reg_class), o->id + o->count - 1, limit);
+        }
     C.bit_vreg = wa_mem_calloc(ctx, C.nbits + 1, sizeof(unsigned));
     if (!C.bit_vreg) {
         wa_mem_free(ctx, C.base);

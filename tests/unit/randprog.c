@@ -1418,7 +1418,6 @@ unsigned rp_compare_liveness(const rp_ref *r, const wa_program *prog, const wa_l
     }
     unsigned *a = xcalloc(r->nv + 2 * nb + 8, sizeof(unsigned));
     unsigned *want = xcalloc(r->nv + 2 * nb + 8, sizeof(unsigned));
-    uint64_t *set = xcalloc(r->W + 1, sizeof(uint64_t));
     /* blocks */
     for (unsigned b = 0; b < nb; b++) {
         wa_block_info bi;
@@ -1571,10 +1570,8 @@ unsigned rp_compare_liveness(const rp_ref *r, const wa_program *prog, const wa_l
             differ(&S, "max pressure of class %u: %u at %u, reference %u at %u", c, mp, at, rmp, rat);
     }
     (void)prog;
-    (void)set;
     free(a);
     free(want);
-    free(set);
     return S.diffs;
 }
 
@@ -1641,11 +1638,8 @@ unsigned rp_verify_allocation(const rp_ref *r, const wa_program *prog,
         first[v] = NONE;
         wa_operand ph;
         wa_status st = wa_regalloc_lookup(&ph, res, v);
-        if (!used[v]) {
-            if (st == WA_OK)
-                violation(&V, "%%%u is not used but has a register", v);
-            continue;
-        }
+        if (!used[v])
+            continue; /* whether unused ids have a register is not the verifier's business */
         if (st != WA_OK) {
             violation(&V, "%%%u has no register (%d)", v, (int)st);
             continue;
@@ -1748,4 +1742,43 @@ unsigned rp_verify_allocation(const rp_ref *r, const wa_program *prog,
     free(stamp);
     free(set);
     return V.errors;
+}
+
+unsigned rp_hole_sharing(const rp_ref *r, const wa_program *prog, const wa_regalloc_result *res)
+{
+    (void)prog;
+    unsigned nv = r->nv, count = 0;
+    unsigned *lo = xcalloc(nv + 1, sizeof(unsigned)), *hi = xcalloc(nv + 1, sizeof(unsigned));
+    unsigned *first = xcalloc(nv + 1, sizeof(unsigned));
+    for (unsigned v = 0; v < nv; v++) {
+        wa_operand ph;
+        lo[v] = NONE;
+        first[v] = NONE;
+        if (wa_regalloc_lookup(&ph, res, v) != WA_OK)
+            continue;
+        for (unsigned p = 0; p < 2 * r->n; p++)
+            if (rp_ref_is_live(r, v, p)) {
+                if (lo[v] == NONE)
+                    lo[v] = p;
+                hi[v] = p;
+            }
+        if (lo[v] != NONE)
+            first[v] = ph.id;
+    }
+    for (unsigned a = 0; a < nv; a++)
+        for (unsigned b = a + 1; b < nv; b++) {
+            if (first[a] == NONE || first[b] == NONE || r->vcls[a] != r->vcls[b])
+                continue;
+            if (first[a] >= first[b] + r->vsize[b] || first[b] >= first[a] + r->vsize[a])
+                continue;
+            /* Hulls that meet in exactly one point are an MFMA tie: srcC ends at the
+               use point where the early-clobber vdst begins. Not a lifetime hole. */
+            int tie = lo[a] == hi[b] || lo[b] == hi[a];
+            if (lo[a] <= hi[b] && lo[b] <= hi[a] && !tie)
+                count++;
+        }
+    free(lo);
+    free(hi);
+    free(first);
+    return count;
 }

@@ -95,4 +95,9 @@ unsigned rp_verify_allocation(const rp_ref *r, const wa_program *prog,
                               const wa_regalloc_result *res, const wa_regalloc_options *opts,
                               int report, unsigned max_reports);
 
+/* Pairs of virtual registers that share a physical register although their live
+   ranges' hulls (first to last live point) overlap: one sits in a lifetime hole
+   of the other. WA_REGALLOC_NO_HOLES promises there are none. */
+unsigned rp_hole_sharing(const rp_ref *r, const wa_program *prog, const wa_regalloc_result *res);
+
 #endif
