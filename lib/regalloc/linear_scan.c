@@ -461,19 +461,34 @@ static unsigned best_fit(const pool *P, const ival *I, const uint64_t fix[4], un
         }
     }
     if ((policy == 1 || policy == 3) && (I->size == 1 || I->size == 2) && I->align <= I->size) {
-        /* buddy packing: a free aligned slot of this size whose partner is taken */
-        unsigned sz = I->size;
-        for (unsigned q = 0; q + 2 * sz <= P->limit + sz && q + sz <= P->limit; q += sz) {
-            int free_here = 1, partner_taken = 0;
-            for (unsigned r = q; r < q + sz; r++)
-                free_here &= bit_get(fr, r);
-            if (!free_here)
-                continue;
-            unsigned pq = q ^ sz;
-            for (unsigned r = pq; r < pq + sz && r < NREG; r++)
-                partner_taken |= !bit_get(fr, r) && r < P->peak;
-            if (partner_taken)
-                return q;
+        /* buddy packing: the lowest free aligned slot of this size whose partner
+           (the other half of the aligned block twice its size) is taken, word by
+           word: swapping neighbouring bits (pairs) lines each slot up with its
+           partner */
+        const uint64_t odd1 = 0x5555555555555555ull, odd2 = 0x3333333333333333ull;
+        for (unsigned w = 0; w < 4; w++) {
+            unsigned base = w << 6;
+            if (base >= P->limit)
+                break;
+            uint64_t below = base + 64 <= P->peak ? ~0ull
+                           : P->peak <= base ? 0 : (1ull << (P->peak - base)) - 1;
+            uint64_t taken = ~fr[w] & below;
+            uint64_t cand;
+            if (I->size == 1) {
+                uint64_t partner = ((taken >> 1) & odd1) | ((taken & odd1) << 1);
+                cand = fr[w] & partner;
+            } else {
+                uint64_t pair_free = fr[w] & (fr[w] >> 1) & odd1;
+                uint64_t pair_taken = (taken | (taken >> 1)) & odd1;
+                uint64_t partner = ((pair_taken >> 2) & odd2) | ((pair_taken & odd2) << 2);
+                cand = pair_free & partner;
+            }
+            /* slots must end inside the limit */
+            unsigned room = P->limit - base; /* > 0 */
+            if (room < 64 + I->size)
+                cand &= room >= I->size ? (room - I->size + 1 >= 64 ? ~0ull : (1ull << (room - I->size + 1)) - 1) : 0;
+            if (cand)
+                return base + wa_ctz64(cand);
         }
     }
     unsigned best = WA_NONE, best_len = 0;
