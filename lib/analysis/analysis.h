@@ -77,11 +77,14 @@ struct wa_liveness {
     int sets_built;
     unsigned *entry_live;        /* virtual registers live on entry */
     unsigned nentry_live;
+    /* (vreg, block) pairs, sorted: registers whose segment holds the block's
+       first point only because an MFMA there redefines them early */
+    unsigned *not_live_in;
+    unsigned n_not_live_in;
     /* pressure per item and class (index by class 1..3) */
     unsigned *pressure[4];
     unsigned max_pressure[4];
     unsigned max_item[4];
-    /* MFMA vdst registers defined early (conflict with the sources): item list */
 };
 
 /* Segments of key `k` (virtual register id, or nvregs + unit). */

@@ -208,6 +208,14 @@ static int cmp_unsigned(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    if (x->a != y->a)
+        return x->a < y->a ? -1 : 1;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+
 static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
 {
     unsigned lo = 0, hi = n;
@@ -232,7 +240,11 @@ static int build_sets(wa_liveness *l)
     const wa_cfg *cfg = &l->cfg;
     unsigned nb = cfg->nblocks;
     vec recs = { 0 };
+    const pair *ex = (const pair *)l->not_live_in; /* sorted (vreg, block) */
+    unsigned ei = 0, ne = l->n_not_live_in;
     for (unsigned v = 0; v < l->nvregs; v++) {
+        while (ei < ne && ex[ei].a < v)
+            ei++;
         unsigned n;
         const wa_live_segment *sg = wa_live_key_segs(l, v, &n);
         unsigned b = 0;
@@ -248,9 +260,15 @@ static int build_sets(wa_liveness *l)
             }
             unsigned idx = (unsigned)(sg + k - l->segs);
             int starts_live = (l->seg_live_in[idx >> 3] >> (idx & 7)) & 1u;
-            for (b = lo; b < nb && 2 * cfg->first[b] <= sg[k].end; b++)
-                if (2 * cfg->first[b] > sg[k].start || starts_live)
-                    VEC_PUSH(ctx, recs, pair, ((pair){ b, v }), fail);
+            for (b = lo; b < nb && 2 * cfg->first[b] <= sg[k].end; b++) {
+                if (2 * cfg->first[b] <= sg[k].start && !starts_live)
+                    continue;
+                while (ei < ne && ex[ei].a == v && ex[ei].b < b)
+                    ei++;
+                if (ei < ne && ex[ei].a == v && ex[ei].b == b)
+                    continue;
+                VEC_PUSH(ctx, recs, pair, ((pair){ b, v }), fail);
+            }
         }
     }
     {
@@ -329,7 +347,7 @@ static wa_status compute(wa_liveness *R, lv *L)
     unsigned nb = cfg->nblocks, NV = L->nvalues;
     wa_status st = WA_E_NOMEM;
     vec ue = { 0 }, kill = { 0 }, touched = { 0 }, liveout = { 0 }, segs = { 0 },
-        work = { 0 }, openl = { 0 };
+        work = { 0 }, openl = { 0 }, notin = { 0 };
     wa_csr ue_csr = { 0 }, kill_csr = { 0 }, lo_csr = { 0 };
     unsigned *st1 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));   /* block stamp */
     uint32_t *dmask = wa_tmp_calloc(ctx, NV + 1, sizeof(uint32_t));
@@ -457,9 +475,20 @@ static wa_status compute(wa_liveness *R, lv *L)
     {
         unsigned *open_end = st2;      /* reuse: end point of the open segment */
         uint32_t *need = dmask;        /* components still needed above */
+        /* A value live out of one block and into the next extends the segment
+           that reached the end of the earlier block instead of opening another:
+           values live through many short blocks keep one segment. tail[x] is
+           the segment of x that reached the end of the last block x was live out
+           of; out_seg[x] the one reaching the end of the current block. */
+        unsigned *tail = st1;          /* reuse */
+        unsigned *out_seg = wa_tmp_alloc(ctx, (NV + 1) * sizeof(unsigned));
         unsigned char *isopen = wa_tmp_calloc(ctx, NV + 1, 1);
-        if (!isopen)
+        if (!isopen || !out_seg) {
+            wa_tmp_free(ctx, out_seg);
+            wa_tmp_free(ctx, isopen);
             goto fail;
+        }
+        memset(tail, 0xFF, (NV + 1) * sizeof(unsigned));
         for (unsigned b = 0; b < nb; b++) {
             unsigned bstart = 2 * cfg->first[b], bend = 2 * cfg->last[b] + 1;
             openl.n = 0;
@@ -486,6 +515,8 @@ static wa_status compute(wa_liveness *R, lv *L)
                         if (isopen[x]) {
                             need[x] &= ~masks[j];
                             if (need[x] == 0) {
+                                if (open_end[x] == bend)
+                                    out_seg[x] = segs.n;
                                 SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, open_end[x] }), fail_open);
                                 isopen[x] = 0;
                             }
@@ -512,18 +543,51 @@ static wa_status compute(wa_liveness *R, lv *L)
                     }
                 }
             }
+            /* An MFMA first in the block writes its result at the block's first
+               point, touching a segment that ends the block before; joined, the
+               two would read as live into the block. Note each register it
+               redefines that is not (no component is open here). */
+            if (cfg->first[b] <= cfg->last[b]) {
+                const wa_instr *in = &prog->instrs[cfg->first[b]];
+                const wa_isa_info *info = wa_isa(in->op);
+                for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                    const wa_operand *o = &in->ops[k];
+                    if (!early_clobber(info, wa_instr_role(in, info, k)) || o->kind != WA_OPND_VIRT ||
+                        L->vbase[o->id] == WA_NONE)
+                        continue;
+                    unsigned base = L->vbase[o->id], nval = L->split[o->id] ? prog->vregs[o->id].size : 1;
+                    int live = 0;
+                    for (unsigned c = 0; c < nval; c++)
+                        live |= isopen[base + c];
+                    if (!live)
+                        VEC_PUSH(ctx, notin, pair, ((pair){ o->id, b }), fail_open);
+                }
+            }
             for (unsigned t = 0; t < openl.n; t++) {
                 unsigned x = ((unsigned *)openl.data)[t];
                 if (isopen[x]) {
-                    /* live into the block: flagged in bit 31 of the start */
-                    SEG_PUSH(segs, ((seg3){ L->val_key[x], bstart | LIVE_IN_FLAG, open_end[x] }), fail_open);
+                    unsigned idx = tail[x];
+                    seg3 *sg = segs.data;
+                    if (idx != WA_NONE && sg[idx].end + 1 == bstart) {
+                        sg[idx].end = open_end[x];
+                    } else {
+                        /* live into the block: flagged in bit 31 of the start */
+                        idx = segs.n;
+                        SEG_PUSH(segs, ((seg3){ L->val_key[x], bstart | LIVE_IN_FLAG, open_end[x] }), fail_open);
+                    }
+                    if (open_end[x] == bend)
+                        out_seg[x] = idx;
                     isopen[x] = 0;
                 }
             }
+            for (unsigned e = lo_csr.off[b]; e < lo_csr.off[b + 1]; e++)
+                tail[lo_csr.data[e]] = out_seg[lo_csr.data[e]];
         }
+        wa_tmp_free(ctx, out_seg);
         wa_tmp_free(ctx, isopen);
         goto segs_done;
     fail_open:
+        wa_tmp_free(ctx, out_seg);
         wa_tmp_free(ctx, isopen);
         goto fail;
     }
@@ -594,6 +658,14 @@ segs_done:
 
     if (R->nentry_live > 1)
         qsort(R->entry_live, R->nentry_live, sizeof(unsigned), cmp_unsigned);
+    if (notin.n) {
+        R->not_live_in = wa_mem_alloc(ctx, notin.n * sizeof(pair));
+        if (!R->not_live_in)
+            goto fail;
+        memcpy(R->not_live_in, notin.data, notin.n * sizeof(pair));
+        qsort(R->not_live_in, notin.n, sizeof(pair), cmp_pair);
+        R->n_not_live_in = notin.n;
+    }
 
     /* 6. pressure: event sweep over program points, one class at a time. An MFMA
        vdst starts at the use point (early clobber); where it can take the
@@ -687,6 +759,7 @@ done:
     wa_tmp_free(ctx, segs.data);
     wa_mem_free(ctx, work.data);
     wa_mem_free(ctx, openl.data);
+    wa_mem_free(ctx, notin.data);
     csr_free_tmp(ctx, &ue_csr);
     csr_free_tmp(ctx, &kill_csr);
     csr_free_tmp(ctx, &lo_csr);
@@ -715,6 +788,7 @@ void wa_liveness_destroy(wa_liveness *R)
     csr_free(ctx, &R->live_in);
     csr_free(ctx, &R->live_out);
     wa_mem_free(ctx, R->entry_live);
+    wa_mem_free(ctx, R->not_live_in);
     for (unsigned c = 0; c < 4; c++)
         wa_mem_free(ctx, R->pressure[c]);
     wa_mem_free(ctx, R);

@@ -763,6 +763,35 @@ static void mfma_early_clobber_and_tie(void)
     wa_context_destroy(ctx);
 }
 
+/* A block entered by fall-through (no label) that starts with an MFMA
+   redefining a register live out of the block before: the register's segments
+   touch at the block boundary and join, yet it is not live into the block. */
+static void mfma_redefinition_at_block_start(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"    /* 0 */
+                                  "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"    /* 1 */
+                                  "  s_cmp_eq_u32 s0, 0\n"                                /* 2 */
+                                  "  s_cbranch_scc1 L0\n"                                 /* 3 */
+                                  "  v_mfma_f32_16x16x16_f16 %v2, %v1, %v1, 0\n"          /* 4 */
+                                  "  global_store_dwordx4 v0, %v2, s[0:1]\n"              /* 5 */
+                                  "  s_endpgm\n"                                          /* 6 */
+                                  "L0:\n"                                                 /* 7 */
+                                  "  global_store_dwordx4 v0, %v2, s[0:1]\n"              /* 8 */
+                                  "  s_endpgm\n");                                        /* 9 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_SEGS(live, 1, "[1,8]");
+    CHECK_SEGS(live, 2, "[3,10] [14,16]");
+    check_live_sets(live, 0, "", "1 2");
+    check_live_sets(live, 1, "1", "");
+    check_live_sets(live, 2, "2", "");
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* v_writelane_b32 reads and writes vdst: the value stays live from its
    definition through the write lane, with no hole. */
 static void read_modify_write(void)
@@ -1101,6 +1130,7 @@ UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_d
                      UT_CASE(unreachable_blocks) UT_CASE(empty_program)
                          UT_CASE(labels_and_comments_only) UT_CASE(component_and_subrange_uses)
                              UT_CASE(partial_definitions) UT_CASE(mfma_early_clobber_and_tie)
+                             UT_CASE(mfma_redefinition_at_block_start)
                                  UT_CASE(read_modify_write) UT_CASE(physical_registers_count)
                                      UT_CASE(live_on_entry) UT_CASE(ssa_check)
                                          UT_CASE(api_and_options) UT_CASE(debug_switch_logs)

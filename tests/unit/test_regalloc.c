@@ -373,6 +373,8 @@ static void precolored_abi_registers(void)
         REQUIRE(CHECK_OK(wa_program_vreg_info(&c, &size, &align, prog, v)));
         if (c == WA_REG_VGPR)
             CHECK_MSG(r != 0, "%%v%u in v0 while v0 is live", v);
+        else if (v == 6) /* written after the last read of s[0:1]: only s2 is live */
+            CHECK_MSG(r != 2, "%%s6 in s2 while s2 is live");
         else
             CHECK_MSG(r > 2, "%%s%u in s%u while s[0:2] are live", v, r);
     }
