@@ -25,6 +25,10 @@ typedef struct pair {
     unsigned a, b;
 } pair;
 
+typedef struct chain {
+    unsigned seg, end;
+} chain;
+
 typedef struct seg3 {
     unsigned key, start, end;
 } seg3;
@@ -477,18 +481,20 @@ static wa_status compute(wa_liveness *R, lv *L)
         uint32_t *need = dmask;        /* components still needed above */
         /* A value live out of one block and into the next extends the segment
            that reached the end of the earlier block instead of opening another:
-           values live through many short blocks keep one segment. tail[x] is
-           the segment of x that reached the end of the last block x was live out
-           of; out_seg[x] the one reaching the end of the current block. */
-        unsigned *tail = st1;          /* reuse */
-        unsigned *out_seg = wa_tmp_alloc(ctx, (NV + 1) * sizeof(unsigned));
+           values live through many short blocks keep one segment. ch[x] is the
+           segment of x that reached the end of the last block x was live out of,
+           with its end kept there while it grows (written back when the chain
+           stops: the segment itself is far away in memory by then); out_seg[x]
+           the segment reaching the end of the current block. */
+        chain *ch = wa_tmp_alloc(ctx, (NV + 1) * sizeof(chain));
+        unsigned *out_seg = st1;       /* reuse */
         unsigned char *isopen = wa_tmp_calloc(ctx, NV + 1, 1);
-        if (!isopen || !out_seg) {
-            wa_tmp_free(ctx, out_seg);
+        if (!isopen || !ch) {
+            wa_tmp_free(ctx, ch);
             wa_tmp_free(ctx, isopen);
             goto fail;
         }
-        memset(tail, 0xFF, (NV + 1) * sizeof(unsigned));
+        memset(ch, 0xFF, (NV + 1) * sizeof(chain));
         for (unsigned b = 0; b < nb; b++) {
             unsigned bstart = 2 * cfg->first[b], bend = 2 * cfg->last[b] + 1;
             openl.n = 0;
@@ -566,10 +572,9 @@ static wa_status compute(wa_liveness *R, lv *L)
             for (unsigned t = 0; t < openl.n; t++) {
                 unsigned x = ((unsigned *)openl.data)[t];
                 if (isopen[x]) {
-                    unsigned idx = tail[x];
-                    seg3 *sg = segs.data;
-                    if (idx != WA_NONE && sg[idx].end + 1 == bstart) {
-                        sg[idx].end = open_end[x];
+                    unsigned idx = ch[x].seg;
+                    if (idx != WA_NONE && ch[x].end + 1 == bstart) {
+                        ch[x].end = open_end[x];
                     } else {
                         /* live into the block: flagged in bit 31 of the start */
                         idx = segs.n;
@@ -580,14 +585,23 @@ static wa_status compute(wa_liveness *R, lv *L)
                     isopen[x] = 0;
                 }
             }
-            for (unsigned e = lo_csr.off[b]; e < lo_csr.off[b + 1]; e++)
-                tail[lo_csr.data[e]] = out_seg[lo_csr.data[e]];
+            for (unsigned e = lo_csr.off[b]; e < lo_csr.off[b + 1]; e++) {
+                unsigned x = lo_csr.data[e], idx = out_seg[x];
+                if (idx == ch[x].seg)
+                    continue; /* the chain goes on */
+                if (ch[x].seg != WA_NONE)
+                    ((seg3 *)segs.data)[ch[x].seg].end = ch[x].end;
+                ch[x] = (chain){ idx, bend };
+            }
         }
-        wa_tmp_free(ctx, out_seg);
+        for (unsigned x = 0; x < NV; x++)
+            if (ch[x].seg != WA_NONE)
+                ((seg3 *)segs.data)[ch[x].seg].end = ch[x].end;
+        wa_tmp_free(ctx, ch);
         wa_tmp_free(ctx, isopen);
         goto segs_done;
     fail_open:
-        wa_tmp_free(ctx, out_seg);
+        wa_tmp_free(ctx, ch);
         wa_tmp_free(ctx, isopen);
         goto fail;
     }
