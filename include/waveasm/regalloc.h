@@ -52,11 +52,25 @@ WA_API void wa_regalloc_destroy(wa_regalloc_result *res);
    WA_E_NOT_FOUND for ids that have no live range. */
 WA_API wa_status wa_regalloc_lookup(wa_operand *out, const wa_regalloc_result *res, unsigned vreg);
 
+/* A result for `prog` made by the host (its own allocator, or a test): no
+   virtual register has a register until wa_regalloc_assign gives it one. It can
+   be checked (wa_regalloc_check), applied (wa_regalloc_apply) and queried like a
+   result of wa_regalloc_run; its statistics carry the peaks and the count of
+   assigned registers, and zero for what only the allocator knows (pressure,
+   coalesced, tied, hole fits). */
+WA_API wa_status wa_regalloc_result_create(wa_regalloc_result **out, const wa_program *prog);
+
+/* Gives virtual register `vreg` the registers reg .. reg+size-1 of its class
+   (WA_NONE: none), in any result. Only the register file's bounds are checked
+   here (WA_E_INVALID); alignment, limits and conflicts are wa_regalloc_check's. */
+WA_API wa_status wa_regalloc_assign(wa_regalloc_result *res, unsigned vreg, unsigned reg);
+
 typedef struct wa_regalloc_stats {
     unsigned version;               /* WA_REGALLOC_STATS_VERSION (set by the library) */
-    unsigned peak_vgprs, peak_sgprs, peak_agprs;     /* highest register used + 1 */
+    unsigned peak_vgprs, peak_sgprs, peak_agprs;     /* highest register used + 1 (the
+                                                        program's own ones included) */
     unsigned max_pressure_vgpr, max_pressure_sgpr, max_pressure_agpr;
-    unsigned intervals;             /* virtual registers allocated */
+    unsigned intervals;             /* virtual registers with a register */
     unsigned coalesced;             /* move hints honoured */
     unsigned tied;                  /* MFMA vdst given its srcC's registers */
     unsigned hole_fits;             /* values placed in another value's lifetime hole */

@@ -1,15 +1,18 @@
 /* lib/regalloc/checker.c — an independent check of an allocation.
 
    It shares nothing with the allocator's liveness: its own block splitting, and
-   a plain iterative bitset dataflow over register components (every component of
-   every virtual register, and every physical register, is one bit). At each
-   instruction it maps the values live after it (plus those it writes) and the
-   values live before it to physical registers, and reports any register that two
-   values hold at once. It also checks alignment, limits, reserved registers and
-   the MFMA operand rules. */
+   a plain iterative dataflow over register components (every component of every
+   virtual register, and every physical register, is one element) with sorted
+   sets per block, repeated over the blocks in reverse order until nothing
+   changes. At each instruction it maps the values live after it (plus those it
+   writes) and the values live before it to physical registers, and reports any
+   register that two values hold at once. It also checks alignment, limits,
+   reserved registers and the MFMA operand rules. Memory is linear in the size of
+   the live sets, not in blocks x registers. */
 #include "regalloc_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct chk {
@@ -19,11 +22,28 @@ typedef struct chk {
     wa_regalloc_options opts;
     unsigned *base;        /* vreg -> first component bit, WA_NONE if unused */
     unsigned *bit_vreg;    /* component bit -> vreg */
-    unsigned nbits, phys0, words;
+    unsigned nbits, phys0;
     unsigned errors;
 } chk;
 
 #define MAX_REPORTS 50u
+
+typedef struct vecu {
+    unsigned *v;
+    unsigned n, cap;
+} vecu;
+
+static int vecu_push(wa_context *ctx, vecu *a, unsigned x)
+{
+    if (a->n == a->cap) {
+        void *p = a->v;
+        if (wa_grow(ctx, &p, &a->cap, a->n + 1, sizeof(unsigned)))
+            return -1;
+        a->v = p;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
 
 static void cerr(chk *C, const wa_instr *in, const char *fmt, ...) WA_PRINTF(3, 4);
 static void cerr(chk *C, const wa_instr *in, const char *fmt, ...)
@@ -146,6 +166,313 @@ static void check_mfma(chk *C, const wa_instr *in)
     }
 }
 
+/* ---- sorted sets of component bits -------------------------------------------------- */
+
+typedef struct bset {
+    unsigned *v;
+    unsigned n, cap;
+} bset;
+
+static int cmp_bit(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* out = a U b (out may not alias a or b) */
+static unsigned set_union(unsigned *out, const unsigned *a, unsigned na, const unsigned *b,
+                          unsigned nb)
+{
+    unsigned i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j])
+            out[n++] = a[i++];
+        else if (b[j] < a[i])
+            out[n++] = b[j++];
+        else {
+            out[n++] = a[i++];
+            j++;
+        }
+    }
+    while (i < na)
+        out[n++] = a[i++];
+    while (j < nb)
+        out[n++] = b[j++];
+    return n;
+}
+
+/* out = a - b */
+static unsigned set_minus(unsigned *out, const unsigned *a, unsigned na, const unsigned *b,
+                          unsigned nb)
+{
+    unsigned i = 0, j = 0, n = 0;
+    while (i < na) {
+        while (j < nb && b[j] < a[i])
+            j++;
+        if (j >= nb || b[j] != a[i])
+            out[n++] = a[i];
+        i++;
+    }
+    return n;
+}
+
+static int bit_in(const uint64_t *m, unsigned b) { return (int)((m[b >> 6] >> (b & 63)) & 1u); }
+
+typedef struct cfgc {
+    unsigned n, nb;
+    unsigned *blk, *lbl, *bfirst;
+    unsigned *use_off, *def_off;  /* CSR: sorted use / def bits of each block */
+    vecu use, def;
+    bset *lin;                    /* live-in bits per block */
+    unsigned *t1, *t2;            /* scratch sets (nbits each) */
+} cfgc;
+
+/* Successors of block b: taken target, fall-through. */
+static unsigned succs_of(const chk *C, const cfgc *G, unsigned b, unsigned s[2])
+{
+    const wa_program *prog = C->prog;
+    unsigned last = (b + 1 < G->nb ? G->bfirst[b + 1] : G->n) - 1;
+    const wa_instr *t = &prog->instrs[last];
+    const wa_isa_info *ti = wa_isa(t->op);
+    unsigned ns = 0;
+    if ((ti->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) && t->nops && t->ops[0].kind == WA_OPND_LABEL &&
+        G->lbl[t->ops[0].id] != WA_NONE)
+        s[ns++] = G->lbl[t->ops[0].id];
+    if (!(ti->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && b + 1 < G->nb)
+        s[ns++] = b + 1;
+    return ns;
+}
+
+/* live_out(b) into G->t1 */
+static unsigned live_out_of(const chk *C, cfgc *G, unsigned b)
+{
+    unsigned s[2], ns = succs_of(C, G, b, s);
+    if (ns == 0)
+        return 0;
+    const bset *a = &G->lin[s[0]];
+    if (ns == 1 || s[1] == s[0]) {
+        if (a->n)
+            memcpy(G->t1, a->v, a->n * sizeof(unsigned));
+        return a->n;
+    }
+    const bset *c = &G->lin[s[1]];
+    return set_union(G->t1, a->v, a->n, c->v, c->n);
+}
+
+static wa_status dataflow(chk *C, cfgc *G)
+{
+    const wa_program *prog = C->prog;
+    wa_context *ctx = C->ctx;
+    unsigned n = G->n, nb = 0, bits[32];
+    for (unsigned i = 0; i < n; i++) {
+        int lead = i == 0 || prog->instrs[i].op == WA_OP_LABEL ||
+                   (wa_isa(prog->instrs[i - 1].op)->flags &
+                    (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_ENDPGM));
+        nb += lead;
+        G->blk[i] = nb - 1;
+        if (prog->instrs[i].op == WA_OP_LABEL)
+            G->lbl[prog->instrs[i].ops[0].id] = nb - 1;
+    }
+    G->nb = nb;
+    G->bfirst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->use_off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->def_off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->lin = wa_mem_calloc(ctx, nb + 1, sizeof(bset));
+    G->t1 = wa_mem_alloc(ctx, ((size_t)C->nbits + 1) * sizeof(unsigned));
+    G->t2 = wa_mem_alloc(ctx, ((size_t)C->nbits + 1) * sizeof(unsigned));
+    unsigned *defd = wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned)); /* block + 1 */
+    unsigned *used = wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned));
+    wa_status st = WA_E_NOMEM;
+    if (!G->bfirst || !G->use_off || !G->def_off || !G->lin || !G->t1 || !G->t2 || !defd || !used)
+        goto out;
+    for (unsigned i = n; i-- > 0;)
+        G->bfirst[G->blk[i]] = i;
+    /* never NULL, so that the row pointers below are always valid */
+    if (vecu_push(ctx, &G->use, 0) || vecu_push(ctx, &G->def, 0))
+        goto out;
+    G->use.n = G->def.n = 0;
+
+    /* use (read before any write in the block) and def bits per block */
+    for (unsigned b = 0; b < nb; b++) {
+        unsigned end = b + 1 < nb ? G->bfirst[b + 1] : n;
+        G->use_off[b] = G->use.n;
+        G->def_off[b] = G->def.n;
+        for (unsigned i = G->bfirst[b]; i < end; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            for (int pass = 0; pass < 2; pass++)
+                for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                    if (!(wa_instr_role(in, info, k) & (pass ? WA_ROLE_DEF : WA_ROLE_USE)))
+                        continue;
+                    unsigned m = op_bits(C, &in->ops[k], bits);
+                    for (unsigned j = 0; j < m; j++) {
+                        unsigned x = bits[j];
+                        if (!pass && defd[x] != b + 1 && used[x] != b + 1) {
+                            used[x] = b + 1;
+                            if (vecu_push(ctx, &G->use, x))
+                                goto out;
+                        }
+                        if (pass && defd[x] != b + 1) {
+                            defd[x] = b + 1;
+                            if (vecu_push(ctx, &G->def, x))
+                                goto out;
+                        }
+                    }
+                }
+        }
+        if (G->use.n - G->use_off[b] > 1)
+            qsort(G->use.v + G->use_off[b], G->use.n - G->use_off[b], sizeof(unsigned), cmp_bit);
+        if (G->def.n - G->def_off[b] > 1)
+            qsort(G->def.v + G->def_off[b], G->def.n - G->def_off[b], sizeof(unsigned), cmp_bit);
+    }
+    G->use_off[nb] = G->use.n;
+    G->def_off[nb] = G->def.n;
+
+    /* live_in = use | (live_out - def), live_out = U live_in(succ), repeated over
+       the blocks in reverse order until no set changes */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned b = nb; b-- > 0;) {
+            unsigned no = live_out_of(C, G, b);
+            unsigned nd = set_minus(G->t2, G->t1, no, G->def.v + G->def_off[b],
+                                    G->def_off[b + 1] - G->def_off[b]);
+            unsigned ni = set_union(G->t1, G->use.v + G->use_off[b], G->use_off[b + 1] - G->use_off[b],
+                                    G->t2, nd);
+            bset *L = &G->lin[b];
+            if (ni == L->n && (ni == 0 || memcmp(L->v, G->t1, ni * sizeof(unsigned)) == 0))
+                continue;
+            changed = 1;
+            void *p = L->v;
+            if (wa_grow(ctx, &p, &L->cap, ni, sizeof(unsigned)))
+                goto out;
+            L->v = p;
+            memcpy(L->v, G->t1, ni * sizeof(unsigned));
+            L->n = ni;
+        }
+    }
+    st = WA_OK;
+out:
+    wa_mem_free(ctx, defd);
+    wa_mem_free(ctx, used);
+    return st;
+}
+
+/* Walks each block backwards from its live-out set, keeping the unit owners of
+   the live values. */
+static wa_status walk(chk *C, cfgc *G)
+{
+    const wa_program *prog = C->prog;
+    wa_context *ctx = C->ctx;
+    unsigned bits[32];
+    size_t W = (C->nbits + 63) / 64;
+    uint64_t *cur = wa_mem_calloc(ctx, W + 1, sizeof(uint64_t));
+    unsigned *owner = wa_mem_alloc(ctx, WA_UNITS * sizeof(unsigned));
+    vecu set = { 0 }; /* bits set in cur */
+    wa_status st = WA_E_NOMEM;
+    if (!cur || !owner)
+        goto out;
+    for (unsigned u = 0; u < WA_UNITS; u++)
+        owner[u] = WA_NONE;
+    for (unsigned b = 0; b < G->nb; b++) {
+        unsigned first = G->bfirst[b], end = b + 1 < G->nb ? G->bfirst[b + 1] : G->n;
+        const wa_instr *last = &prog->instrs[end - 1];
+        unsigned no = live_out_of(C, G, b);
+        set.n = 0;
+        for (unsigned k = 0; k < no; k++) {
+            unsigned x = G->t1[k];
+            cur[x >> 6] |= 1ull << (x & 63);
+            if (vecu_push(ctx, &set, x))
+                goto out;
+            hold(C, owner, x, last, "after");
+        }
+        for (unsigned i = end; i-- > first;) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            if (info->flags & WA_IF_PSEUDO)
+                continue;
+            if (info->flags & WA_IF_MFMA)
+                check_mfma(C, in);
+            /* what it writes must not land on a value live after it */
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
+                    unsigned m = op_bits(C, &in->ops[k], bits);
+                    for (unsigned j = 0; j < m; j++) {
+                        unsigned d = bits[j], v, c;
+                        unsigned u = bit_unit(C, d, &v, &c);
+                        if (u < WA_UNITS && owner[u] != WA_NONE && owner[u] != d)
+                            conflict(C, in, owner[u], d, u, "after");
+                    }
+                }
+            /* before it: the written values die, the read ones are live */
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
+                    unsigned m = op_bits(C, &in->ops[k], bits);
+                    for (unsigned j = 0; j < m; j++)
+                        if (bit_in(cur, bits[j])) {
+                            cur[bits[j] >> 6] &= ~(1ull << (bits[j] & 63));
+                            release(C, owner, bits[j]);
+                        }
+                }
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+                if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
+                    unsigned m = op_bits(C, &in->ops[k], bits);
+                    for (unsigned j = 0; j < m; j++)
+                        if (!bit_in(cur, bits[j])) {
+                            cur[bits[j] >> 6] |= 1ull << (bits[j] & 63);
+                            if (vecu_push(ctx, &set, bits[j]))
+                                goto out;
+                            hold(C, owner, bits[j], in, "before");
+                        }
+                }
+        }
+        /* forget the block's owners: they are all live at its start */
+        for (unsigned k = 0; k < set.n; k++) {
+            unsigned x = set.v[k];
+            if (bit_in(cur, x)) {
+                cur[x >> 6] &= ~(1ull << (x & 63));
+                release(C, owner, x);
+            }
+        }
+    }
+    st = WA_OK;
+out:
+    wa_mem_free(ctx, cur);
+    wa_mem_free(ctx, owner);
+    wa_mem_free(ctx, set.v);
+    return st;
+}
+
+static wa_status check_blocks(chk *C)
+{
+    wa_context *ctx = C->ctx;
+    cfgc G;
+    memset(&G, 0, sizeof(G));
+    G.n = C->prog->ninstrs;
+    G.blk = wa_mem_calloc(ctx, G.n + 1, sizeof(unsigned));
+    G.lbl = wa_mem_alloc(ctx, ((size_t)C->prog->nlabels + 1) * sizeof(unsigned));
+    wa_status st = WA_E_NOMEM;
+    if (G.blk && G.lbl) {
+        for (unsigned l = 0; l <= C->prog->nlabels; l++)
+            G.lbl[l] = WA_NONE;
+        st = dataflow(C, &G);
+        if (!st)
+            st = walk(C, &G);
+    }
+    for (unsigned b = 0; G.lin && b < G.nb; b++)
+        wa_mem_free(ctx, G.lin[b].v);
+    wa_mem_free(ctx, G.lin);
+    wa_mem_free(ctx, G.blk);
+    wa_mem_free(ctx, G.lbl);
+    wa_mem_free(ctx, G.bfirst);
+    wa_mem_free(ctx, G.use_off);
+    wa_mem_free(ctx, G.def_off);
+    wa_mem_free(ctx, G.use.v);
+    wa_mem_free(ctx, G.def.v);
+    wa_mem_free(ctx, G.t1);
+    wa_mem_free(ctx, G.t2);
+    return st;
+}
+
 wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
                             const wa_regalloc_result *res, const wa_regalloc_options *opts)
 {
@@ -238,157 +565,13 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
                 C.bit_vreg[C.base[v] + c] = v;
     C.phys0 = C.nbits;
     C.nbits += WA_UNITS;
-    C.words = (C.nbits + 63) / 64;
 
-    /* 2. blocks (own splitting) */
-    unsigned *blk = wa_mem_calloc(ctx, n + 1, sizeof(unsigned));
-    unsigned *lbl = wa_mem_calloc(ctx, prog->nlabels + 1, sizeof(unsigned));
-    if (!blk || !lbl) {
-        wa_mem_free(ctx, blk);
-        wa_mem_free(ctx, lbl);
-        wa_mem_free(ctx, C.base);
-        wa_mem_free(ctx, C.bit_vreg);
-        return wa_error_nomem(ctx);
-    }
-    unsigned nb = 0;
-    for (unsigned i = 0; i < n; i++) {
-        int lead = i == 0 || prog->instrs[i].op == WA_OP_LABEL ||
-                   (wa_isa(prog->instrs[i - 1].op)->flags &
-                    (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_ENDPGM));
-        nb += lead;
-        blk[i] = nb - 1;
-        if (prog->instrs[i].op == WA_OP_LABEL)
-            lbl[prog->instrs[i].ops[0].id] = nb - 1;
-    }
-    size_t W = C.words;
-    uint64_t *mem = wa_mem_calloc(ctx, (size_t)nb * 4 * W + 2 * W + 1, sizeof(uint64_t));
-    unsigned *bfirst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    unsigned *owner = wa_mem_calloc(ctx, WA_UNITS, sizeof(unsigned));
-    if (!mem || !bfirst || !owner) {
-        wa_mem_free(ctx, mem);
-        wa_mem_free(ctx, bfirst);
-        wa_mem_free(ctx, owner);
-        wa_mem_free(ctx, blk);
-        wa_mem_free(ctx, lbl);
-        wa_mem_free(ctx, C.base);
-        wa_mem_free(ctx, C.bit_vreg);
-        return wa_error_nomem(ctx);
-    }
-    uint64_t *use = mem, *def = mem + nb * W, *lin = mem + 2 * nb * W, *lout = mem + 3 * nb * W;
-    uint64_t *cur = mem + 4 * nb * W, *tmp = cur + W;
-    for (unsigned i = n; i-- > 0;)
-        bfirst[blk[i]] = i;
-    unsigned bits[32];
-
-    /* 3. use/def per block (component level, in order: reads before writes) */
-    for (unsigned b = 0; b < nb; b++) {
-        unsigned end = b + 1 < nb ? bfirst[b + 1] : n;
-        for (unsigned i = bfirst[b]; i < end; i++) {
-            const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa(in->op);
-            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
-                    unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        if (!(def[b * W + bits[j] / 64] >> (bits[j] % 64) & 1u))
-                            use[b * W + bits[j] / 64] |= 1ull << (bits[j] % 64);
-                }
-            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
-                    unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        def[b * W + bits[j] / 64] |= 1ull << (bits[j] % 64);
-                }
-        }
-    }
-
-    /* 4. iterate live_out = U live_in(succ), live_in = use | (live_out & ~def) */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (unsigned b = nb; b-- > 0;) {
-            unsigned last = (b + 1 < nb ? bfirst[b + 1] : n) - 1;
-            const wa_instr *t = &prog->instrs[last];
-            const wa_isa_info *ti = wa_isa(t->op);
-            unsigned succ[2], ns = 0;
-            if ((ti->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) && t->nops &&
-                t->ops[0].kind == WA_OPND_LABEL && lbl[t->ops[0].id] != WA_NONE)
-                succ[ns++] = lbl[t->ops[0].id];
-            if (!(ti->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && b + 1 < nb)
-                succ[ns++] = b + 1;
-            memset(tmp, 0, W * sizeof(uint64_t));
-            for (unsigned s = 0; s < ns; s++)
-                for (size_t w = 0; w < W; w++)
-                    tmp[w] |= lin[succ[s] * W + w];
-            for (size_t w = 0; w < W; w++) {
-                uint64_t in_w = use[b * W + w] | (tmp[w] & ~def[b * W + w]);
-                if (tmp[w] != lout[b * W + w] || in_w != lin[b * W + w])
-                    changed = 1;
-                lout[b * W + w] = tmp[w];
-                lin[b * W + w] = in_w;
-            }
-        }
-    }
-
-    /* 5. walk each block backwards, keeping the unit owners of the live set */
-    for (unsigned u = 0; u < WA_UNITS; u++)
-        owner[u] = WA_NONE;
-    for (unsigned b = 0; b < nb; b++) {
-        unsigned first = bfirst[b], end = b + 1 < nb ? bfirst[b + 1] : n;
-        const wa_instr *last = &prog->instrs[end - 1];
-        memcpy(cur, lout + b * W, W * sizeof(uint64_t));
-        for (size_t w = 0; w < W; w++)
-            for (uint64_t m = cur[w]; m; m &= m - 1)
-                hold(&C, owner, (unsigned)(w << 6) + wa_ctz64(m), last, "after");
-        for (unsigned i = end; i-- > first;) {
-            const wa_instr *in = &prog->instrs[i];
-            const wa_isa_info *info = wa_isa(in->op);
-            if (info->flags & WA_IF_PSEUDO)
-                continue;
-            if (info->flags & WA_IF_MFMA)
-                check_mfma(&C, in);
-            /* what it writes must not land on a value live after it */
-            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
-                    unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++) {
-                        unsigned d = bits[j], v, c;
-                        unsigned u = bit_unit(&C, d, &v, &c);
-                        if (u < WA_UNITS && owner[u] != WA_NONE && owner[u] != d)
-                            conflict(&C, in, owner[u], d, u, "after");
-                    }
-                }
-            /* before it: the written values die, the read ones are live */
-            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
-                    unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        if (cur[bits[j] / 64] >> (bits[j] % 64) & 1u) {
-                            cur[bits[j] / 64] &= ~(1ull << (bits[j] % 64));
-                            release(&C, owner, bits[j]);
-                        }
-                }
-            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
-                    unsigned m = op_bits(&C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        if (!(cur[bits[j] / 64] >> (bits[j] % 64) & 1u)) {
-                            cur[bits[j] / 64] |= 1ull << (bits[j] % 64);
-                            hold(&C, owner, bits[j], in, "before");
-                        }
-                }
-        }
-        /* forget the block's owners: they are all live at its start */
-        for (size_t w = 0; w < W; w++)
-            for (uint64_t m = cur[w]; m; m &= m - 1)
-                release(&C, owner, (unsigned)(w << 6) + wa_ctz64(m));
-    }
-    wa_mem_free(ctx, mem);
-    wa_mem_free(ctx, bfirst);
-    wa_mem_free(ctx, owner);
-    wa_mem_free(ctx, blk);
-    wa_mem_free(ctx, lbl);
+    /* 2. blocks and liveness (own splitting and dataflow), 3. the walk */
+    st = check_blocks(&C);
     wa_mem_free(ctx, C.base);
     wa_mem_free(ctx, C.bit_vreg);
+    if (st)
+        return wa_error_nomem(ctx);
     if (C.errors > MAX_REPORTS)
         wa_note(ctx, WA_LOC_NONE, "%u more problems not shown", C.errors - MAX_REPORTS);
     if (out_errors)

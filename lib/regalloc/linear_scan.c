@@ -1043,26 +1043,17 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         return st;
     }
 
-    wa_regalloc_result *res = wa_mem_calloc(ctx, 1, sizeof(*res));
+    wa_regalloc_result *res = wa_regalloc_result_new(prog);
     if (!res)
         goto nomem;
     R.res = res;
-    res->ctx = ctx;
-    res->target = prog->target;
-    res->nvregs = prog->nvregs;
-    res->reg = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(uint32_t));
-    res->cls = wa_mem_calloc(ctx, prog->nvregs + 1, 1);
-    res->size = wa_mem_calloc(ctx, prog->nvregs + 1, sizeof(uint32_t));
     R.vreg_iv = wa_tmp_calloc(ctx, prog->nvregs + 1, sizeof(unsigned));
     R.iv = wa_tmp_calloc(ctx, prog->nvregs + 1, sizeof(ival));
-    if (!res->reg || !res->cls || !res->size || !R.vreg_iv || !R.iv)
+    if (!R.vreg_iv || !R.iv)
         goto nomem;
 
     /* intervals */
     for (unsigned v = 0; v < prog->nvregs; v++) {
-        res->reg[v] = WA_NONE;
-        res->cls[v] = prog->vregs[v].cls;
-        res->size[v] = prog->vregs[v].size;
         R.vreg_iv[v] = WA_NONE;
         unsigned n;
         const wa_live_segment *s = wa_live_key_segs(R.live, v, &n);
@@ -1243,34 +1234,4 @@ nomem:
     ra_free(&R);
     wa_liveness_destroy(live);
     return wa_error_nomem(ctx);
-}
-
-void wa_regalloc_destroy(wa_regalloc_result *res)
-{
-    if (!res)
-        return;
-    wa_context *ctx = res->ctx;
-    wa_mem_free(ctx, res->reg);
-    wa_mem_free(ctx, res->cls);
-    wa_mem_free(ctx, res->size);
-    wa_mem_free(ctx, res);
-}
-
-wa_status wa_regalloc_lookup(wa_operand *out, const wa_regalloc_result *res, unsigned vreg)
-{
-    if (!out || !res)
-        return WA_E_INVALID;
-    if (vreg >= res->nvregs || res->reg[vreg] == WA_NONE)
-        return wa_error(res->ctx, WA_E_NOT_FOUND, WA_LOC_NONE,
-                        "virtual register %u has no allocation (no live range)", vreg);
-    *out = wa_opnd_phys((wa_reg_class)res->cls[vreg], res->reg[vreg], res->size[vreg]);
-    return WA_OK;
-}
-
-wa_status wa_regalloc_get_stats(wa_regalloc_stats *out, const wa_regalloc_result *res)
-{
-    if (!out || !res)
-        return WA_E_INVALID;
-    *out = res->stats;
-    return WA_OK;
 }

@@ -14,8 +14,12 @@ struct wa_regalloc_result {
     uint32_t *reg;    /* first physical register per virtual register, WA_NONE if none */
     uint8_t *cls;
     uint32_t *size;
-    wa_regalloc_stats stats;
+    unsigned fixed_peak[4];   /* per class: the program's own physical registers, highest + 1 */
+    wa_regalloc_stats stats;  /* peaks and intervals are recomputed from the mapping */
 };
+
+/* A result for `prog` with no register assigned yet (NULL: out of memory). */
+wa_regalloc_result *wa_regalloc_result_new(const wa_program *prog);
 
 /* Validates an options struct (NULL means the defaults) into *out. */
 wa_status wa_regalloc_options_check(wa_regalloc_options *out, wa_context *ctx,

@@ -13,7 +13,8 @@
    rewritten program validates with WA_VALIDATE_PHYSICAL and emits assembly; the
    peak stays within the pressure plus a small slack. Under tight limits every
    failure is WA_E_ALLOC with the structured diagnostic and no result, and a
-   pressure above a limit always fails. Failures name their seed, and the first
+   pressure above a limit always fails. Corrupted allocations are judged alike by
+   the checker and the verifier. Failures name their seed, and the first
    failing programs are printed in the text form so that they can be replayed
    with waveasm-opt. */
 #include "check.h"
@@ -680,8 +681,78 @@ static void random_unstructured_control_flow(void)
     wa_context_destroy(ctx);
 }
 
+/* ---- the checker against corrupted allocations ------------------------------------ */
+
+/* Each correct allocation is corrupted one register at a time: a virtual register
+   is moved onto the registers of another of its class. The library's checker and
+   the brute-force verifier (the reference's own liveness, point by point) must
+   agree on every corrupted mapping, conflict or not, across loops and branches. */
+static void random_corruptions_checker_agrees(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    rp_config cfg;
+    rp_config_default(&cfg);
+    rp_rng rng;
+    rp_seed(&rng, 7);
+    unsigned tried = 0, caught = 0, clean = 0;
+    for (uint64_t seed = 4000; seed < 4000 + SEEDS / 4; seed++) {
+        ut_context("corruptions, seed %llu", (unsigned long long)seed);
+        wa_program *prog = generate(ctx, seed, &cfg);
+        if (!prog)
+            continue;
+        wa_regalloc_result *res = NULL;
+        if (!CHECK_OK(wa_regalloc_run(&res, prog, NULL))) {
+            wa_program_destroy(prog);
+            continue;
+        }
+        rp_ref *ref = rp_ref_compute(prog);
+        unsigned nv = wa_program_vreg_count(prog);
+        for (unsigned k = 0; k < 12 && nv > 1; k++) {
+            unsigned v = rp_below(&rng, nv), w = rp_below(&rng, nv);
+            wa_operand pv, pw;
+            if (v == w || wa_regalloc_lookup(&pv, res, v) != WA_OK ||
+                wa_regalloc_lookup(&pw, res, w) != WA_OK || pv.reg_class != pw.reg_class ||
+                pv.id == pw.id)
+                continue;
+            unsigned file = pv.reg_class == WA_REG_SGPR ? 128u : 256u;
+            if (pw.id + pv.count > file)
+                continue;
+            CHECK_OK(wa_regalloc_assign(res, v, pw.id));
+            unsigned errors = 0;
+            wa_status cst = wa_regalloc_check(&errors, prog, res, NULL);
+            unsigned bad = rp_verify_allocation(ref, prog, res, NULL, 0, 0);
+            tried++;
+            if (!CHECK_MSG((cst == WA_E_VALIDATE) == (bad > 0) && (errors > 0) == (bad > 0),
+                           "seed %llu: %%%u moved from %u to %u: checker %d with %u errors, "
+                           "verifier %u violations:%s",
+                           (unsigned long long)seed, v, pv.id, pw.id, (int)cst, errors, bad,
+                           ut_diags_text(ctx)))
+                dump_program(prog, seed, "checker and verifier disagree");
+            if (bad)
+                caught++;
+            else
+                clean++;
+            CHECK_OK(wa_regalloc_assign(res, v, pv.id));
+        }
+        /* restored: clean again */
+        unsigned errors = 0;
+        CHECK_OK(wa_regalloc_check(&errors, prog, res, NULL));
+        rp_ref_free(ref);
+        wa_regalloc_destroy(res);
+        wa_program_destroy(prog);
+    }
+    ut_context("%s", "");
+    printf("     %u corrupted allocations: %u with a conflict or misalignment, %u still valid;"
+           " checker and verifier agree on all\n",
+           tried, caught, clean);
+    CHECK(caught > tried / 4);
+    CHECK(clean > 0);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(UT_CASE(random_liveness_matches_reference) UT_CASE(random_allocation_generous_limits)
              UT_CASE(random_straight_line_peak_equals_pressure)
                  UT_CASE(random_allocation_tight_limits)
                      UT_CASE(random_allocation_reserved_registers)
-                         UT_CASE(random_unstructured_control_flow));
+                         UT_CASE(random_unstructured_control_flow)
+                             UT_CASE(random_corruptions_checker_agrees));

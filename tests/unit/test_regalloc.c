@@ -1167,6 +1167,110 @@ static void check_flag(void)
     wa_context_destroy(ctx);
 }
 
+/* A mapping made by the host (its own allocator) is checked, queried and applied
+   like the library's; an allocator result can be edited the same way. */
+static void host_made_allocation(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_mov_b32 %v1, 0\n"
+                                  "  s_mov_b32 %s2, 0\n"
+                                  "L0:\n"
+                                  "  v_add_u32 %v3, %v1, v0\n"
+                                  "  v_mov_b32 %v1, %v3\n"
+                                  "  s_add_u32 %s2, %s2, 1\n"
+                                  "  s_cmp_lt_u32 %s2, 8\n"
+                                  "  s_cbranch_scc1 L0\n"
+                                  "  global_store_dword v0, %v1, s[0:1]\n"
+                                  "  s_endpgm\n");
+    REQUIRE(prog);
+    wa_regalloc_result *res = NULL;
+    CHECK_STATUS(wa_regalloc_result_create(NULL, prog), WA_E_INVALID);
+    CHECK_STATUS(wa_regalloc_result_create(&res, NULL), WA_E_INVALID);
+    REQUIRE(CHECK_OK(wa_regalloc_result_create(&res, prog)) && res);
+    unsigned errors = 0;
+    /* nothing assigned yet */
+    CHECK_STATUS(wa_regalloc_check(&errors, prog, res, NULL), WA_E_VALIDATE);
+    CHECK_EQ_UINT(errors, 3);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "%v1 has no register", UT_ANY, UT_ANY, UT_ANY);
+    wa_regalloc_stats s = stats_of(res);
+    CHECK_EQ_UINT(s.intervals, 0);
+    CHECK_EQ_UINT(s.peak_vgprs, 1); /* the program's v0 */
+    CHECK_EQ_UINT(s.peak_sgprs, 2); /* and s[0:1] */
+
+    /* a valid mapping: %v3 may even share %v1's register (%v1 is dead between
+       the add and the move) */
+    CHECK_OK(wa_regalloc_assign(res, 1, 1));
+    CHECK_OK(wa_regalloc_assign(res, 3, 1));
+    CHECK_OK(wa_regalloc_assign(res, 2, 2));
+    CHECK_OK(wa_regalloc_check(&errors, prog, res, NULL));
+    CHECK_EQ_UINT(errors, 0);
+    s = stats_of(res);
+    CHECK_EQ_UINT(s.intervals, 3);
+    CHECK_EQ_UINT(s.peak_vgprs, 2);
+    CHECK_EQ_UINT(s.peak_sgprs, 3);
+    CHECK_EQ_UINT(s.coalesced + s.tied + s.hole_fits + s.max_pressure_vgpr, 0);
+    check_reg(res, 3, WA_REG_VGPR, 1, 1, __LINE__);
+    unsigned removed = 0;
+    char *text = applied(prog, res, &removed);
+    CHECK_EQ_UINT(removed, 1); /* v_mov_b32 v1, v1 */
+    if (text) {
+        CHECK_STR_CONTAINS(text, "v_add_u32 v1, v1, v0");
+        CHECK_STR_CONTAINS(text, "s_add_u32 s2, s2, 1");
+    }
+    free(text);
+
+    /* %v3 on v0, which the store after the loop still reads */
+    CHECK_OK(wa_regalloc_assign(res, 3, 0));
+    CHECK_STATUS(wa_regalloc_check(&errors, prog, res, NULL), WA_E_VALIDATE);
+    CHECK(errors >= 1);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "%v3|v0|share v0", UT_BODY_LINE + 4, UT_ANY, UT_ANY);
+    /* %s2 on s1 (the kernarg pointer's upper half, read after the loop) */
+    CHECK_OK(wa_regalloc_assign(res, 3, 1));
+    CHECK_OK(wa_regalloc_assign(res, 2, 1));
+    CHECK_STATUS(wa_regalloc_check(&errors, prog, res, NULL), WA_E_VALIDATE);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "%s2|s1|share s1", UT_ANY, UT_ANY, UT_ANY);
+    /* cleared again: no register */
+    CHECK_OK(wa_regalloc_assign(res, 2, WA_NONE));
+    CHECK_STATUS(wa_regalloc_check(&errors, prog, res, NULL), WA_E_VALIDATE);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "%s2 has no register", UT_ANY, UT_ANY, UT_ANY);
+    CHECK_STATUS(wa_regalloc_apply(prog, res, NULL), WA_E_INVALID);
+
+    /* bad calls */
+    CHECK_STATUS(wa_regalloc_assign(NULL, 1, 0), WA_E_INVALID);
+    CHECK_STATUS(wa_regalloc_assign(res, 99, 0), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "99 is not a virtual register of the program", UT_ANY, UT_ANY,
+                    UT_ANY);
+    CHECK_STATUS(wa_regalloc_assign(res, 0, 0), WA_E_INVALID); /* id 0 is not used */
+    CHECK_OK(wa_regalloc_assign(res, 1, 255));
+    CHECK_STATUS(wa_regalloc_assign(res, 1, 256), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "1 registers from 256 do not fit the 256-register file", UT_ANY,
+                    UT_ANY, UT_ANY);
+    CHECK_STATUS(wa_regalloc_assign(res, 2, 128), WA_E_INVALID);
+    CHECK_OK(wa_regalloc_assign(res, 2, 127));
+    CHECK_STATUS(wa_regalloc_assign(res, 2, WA_NONE - 1), WA_E_INVALID);
+    wa_regalloc_destroy(res);
+
+    /* editing the allocator's result: the statistics follow the mapping */
+    res = alloc(prog, NULL);
+    REQUIRE(res);
+    s = stats_of(res);
+    unsigned peak = s.peak_vgprs, pressure = s.max_pressure_vgpr;
+    CHECK(peak <= 3);
+    CHECK_OK(wa_regalloc_assign(res, 3, 200));
+    s = stats_of(res);
+    CHECK_EQ_UINT(s.peak_vgprs, 201);
+    CHECK_EQ_UINT(s.max_pressure_vgpr, pressure);
+    CHECK_OK(wa_regalloc_check(&errors, prog, res, NULL)); /* v200 is free throughout */
+    wa_regalloc_options o = WA_REGALLOC_OPTIONS_INIT;
+    o.max_vgprs = 128;
+    CHECK_STATUS(wa_regalloc_check(&errors, prog, res, &o), WA_E_VALIDATE);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "%v3 in v[200:200] exceeds the limit of 128 registers", UT_ANY,
+               UT_ANY, UT_ANY);
+    wa_regalloc_destroy(res);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* ---- the checker against bad allocations ------------------------------------------------------ */
 
 /* The checker only sees a program and an allocation, so a bad allocation is made
@@ -1651,7 +1755,7 @@ UT_SUITE(UT_CASE(class_pools_are_separate) UT_CASE(vgpr_tuple_alignment)
                                      UT_CASE(precomputed_liveness) UT_CASE(check_flag)
                                      UT_CASE(checker_rejects_collisions)
                                          UT_CASE(checker_rejects_shapes)
-                                             UT_CASE(checker_rejects_mfma_overlap)
+                                             UT_CASE(checker_rejects_mfma_overlap) UT_CASE(host_made_allocation)
                                                  UT_CASE(failure_diagnostic)
                                                      UT_CASE(read_before_definition)
                                                          UT_CASE(impossible_alignment)
