@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds libwaveasm and waveasm-opt, compiles an example kernel to assembly,
-# assembles it with llvm-mc, links it with ld.lld into a code object (.hsaco) and
-# prints the code object's notes (the kernel's metadata).
+# Builds libwaveasm and waveasm-opt, compiles an example kernel to assembly
+# (allocating and checking its virtual registers, if it has any), assembles it
+# with llvm-mc, links it with ld.lld into a code object (.hsaco) and prints the
+# code object's notes (the kernel's metadata).
 #
 #   scripts/run-example.sh [EXAMPLE.wa] [TARGET]
 #
-#   EXAMPLE.wa  kernel in the text form     (default: examples/copy.wa,
+#   EXAMPLE.wa  kernel in the text form     (default: examples/gemm_kloop_virtual.wa,
 #                                             or $WAVEASM_EXAMPLE)
 #   TARGET      gfx942, gfx950 or gfx90a    (default: gfx942, or $WAVEASM_TARGET)
 #
@@ -16,7 +17,7 @@ set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 if [[ $# -gt 2 ]]; then
@@ -29,7 +30,7 @@ fi
 caller_dir=$PWD
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-example=${1:-${WAVEASM_EXAMPLE:-examples/copy.wa}}
+example=${1:-${WAVEASM_EXAMPLE:-examples/gemm_kloop_virtual.wa}}
 target=${2:-${WAVEASM_TARGET:-gfx942}}
 if [[ "$example" != /* ]]; then
     if [[ -f "$caller_dir/$example" ]]; then
@@ -79,7 +80,7 @@ run() {
 }
 
 echo "== $example for $target"
-run "$opt" --target="$target" --emit=asm "$example" -o "$asm"
+run "$opt" --target="$target" --regalloc-check --regalloc-stats --emit=asm "$example" -o "$asm"
 run "$llvm_mc" -triple=amdgcn-amd-amdhsa -mcpu="$target" -filetype=obj "$asm" -o "$obj"
 run "$ld_lld" -shared "$obj" -o "$hsaco"
 run "$llvm_readelf" --notes "$hsaco"

@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
             "  --regalloc-stats                 --regalloc, and print its statistics to stderr\n"
+            "  --regalloc-check                 --regalloc, and verify the allocation with the\n"
+            "                                   independent checker before rewriting\n"
             "  --print-liveness                 output the register pressure report of the\n"
             "                                   program as given (before --regalloc) instead\n"
             "                                   of IR/assembly; with --regalloc, followed by\n"
@@ -161,7 +163,7 @@ int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL, *svg_path = NULL;
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
-    int regalloc = 0, regalloc_stats = 0, print_liveness = 0;
+    int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
     wa_target target = WA_TARGET_UNKNOWN;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -195,6 +197,8 @@ int main(int argc, char **argv)
             regalloc = 1;
         } else if (strcmp(a, "--regalloc-stats") == 0) {
             regalloc = regalloc_stats = 1;
+        } else if (strcmp(a, "--regalloc-check") == 0) {
+            regalloc = regalloc_check = 1;
         } else if (strcmp(a, "--print-liveness") == 0) {
             print_liveness = 1;
         } else if (strcmp(a, "--no-tags") == 0) {
@@ -274,6 +278,8 @@ int main(int argc, char **argv)
         wa_regalloc_result *ra = NULL;
         wa_regalloc_options ro = WA_REGALLOC_OPTIONS_INIT;
         ro.liveness = live; /* the report's liveness, if any: not computed twice */
+        if (regalloc_check)
+            ro.flags |= WA_REGALLOC_CHECK;
         st = wa_regalloc_run(&ra, prog, &ro);
         if (st != WA_OK) {
             /* The report shows where the pressure is: write it before the

@@ -646,6 +646,22 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
     if (!sb.failed && sb.data)
         wa_note(R->ctx, WA_LOC_NONE, "%s", sb.data);
     wa_sb_free(&sb);
+    /* whether any allocation could fit: the class's pressure against the
+       registers the limit and the reserved ones leave */
+    unsigned at = WA_NONE, usable = 0;
+    unsigned mp = wa_liveness_max_pressure(R->live, (wa_reg_class)I->cls, &at);
+    for (unsigned r = 0; r < P->limit; r++)
+        usable += !bit_get(P->blocked, r);
+    if (at != WA_NONE && mp > usable)
+        wa_note(R->ctx, point_loc(R, 2 * at),
+                "%u %ss are live at once at I%u, more than the %u the limit leaves (no spilling: "
+                "the kernel must keep fewer values live)",
+                mp, cname[I->cls], point_tag(R, 2 * at), usable);
+    else if (at != WA_NONE)
+        wa_note(R->ctx, point_loc(R, 2 * at),
+                "at most %u %ss are live at once (I%u), within the %u available: tuple alignment "
+                "or fragmentation left no room",
+                mp, cname[I->cls], point_tag(R, 2 * at), usable);
     return WA_E_ALLOC;
 }
 

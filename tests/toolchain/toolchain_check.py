@@ -6,7 +6,8 @@ Subcommands (each prints a summary and exits 0 on success, 1 on failure,
 
   isa       every opcode x target from wa_isa_samples: accepted lines assemble,
             rejected lines fail, opcode fields match the ISA table
-  examples  examples/*.wa through waveasm-opt, llvm-mc, ld.lld; notes, ELF header
+  examples  examples/*.wa through waveasm-opt (register allocation, then
+            assembly), llvm-mc, ld.lld; notes, ELF header
             and kernel descriptor bytes against wa_kernel_resources_compute
   sweep     descriptor sweep from wa_kd_sweep: every descriptor field vs the library
   fuzz      validator differential fuzz from wa_validator_fuzz
@@ -553,8 +554,13 @@ def cmd_examples(args):
         for target in TARGETS:
             tag = "%s on %s" % (fname, target)
             base = os.path.join(args.work_dir, "%s-%s" % (stem, target))
-            opt = run([args.waveasm_opt, "--target=" + target, "--emit=asm", path,
-                       "-o", base + ".s"])
+            # allocated first (a no-op for kernels in physical registers), so
+            # that the descriptor numbers are those of the allocated kernel
+            alloc = base + ".alloc.wa"
+            opt = run([args.waveasm_opt, "--target=" + target, "--regalloc-check", path,
+                       "-o", alloc])
+            if opt.returncode == 0:
+                opt = run([args.waveasm_opt, "--emit=asm", alloc, "-o", base + ".s"])
             if opt.returncode != 0:
                 if target in required:
                     print("FAIL %s: waveasm-opt failed:\n%s" % (tag, opt.stderr.strip()))
@@ -563,7 +569,7 @@ def cmd_examples(args):
                     first = (opt.stderr.strip().splitlines() or ["?"])[0]
                     print("skip %s: does not validate (%s)" % (tag, first))
                 continue
-            info_p = run([args.kd_info, path, "--target", target])
+            info_p = run([args.kd_info, alloc, "--target", target])
             if info_p.returncode != 0:
                 print("FAIL %s: wa_kd_info failed:\n%s" % (tag, info_p.stderr))
                 failures += 1

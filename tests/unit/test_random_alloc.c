@@ -409,18 +409,23 @@ static void random_straight_line_peak_equals_pressure(void)
 }
 
 /* The failure diagnostic: an error naming the value, then notes for the values it
-   overlaps (longest first), the precolored registers it overlaps, and the pool. */
-static int check_failure_shape(wa_context *ctx, uint64_t seed)
+   overlaps (longest first), the precolored registers it overlaps, the pool, and
+   whether the class's pressure (the reference's) exceeds the registers the limit
+   leaves. */
+static int check_failure_shape(wa_context *ctx, uint64_t seed, const rp_ref *ref,
+                               const wa_regalloc_options *o)
 {
     unsigned n = wa_context_diag_count(ctx);
-    if (!CHECK_MSG(n >= 2, "seed %llu: %u diagnostics", (unsigned long long)seed, n))
+    if (!CHECK_MSG(n >= 3, "seed %llu: %u diagnostics", (unsigned long long)seed, n))
         return 0;
     const wa_diag *e = wa_context_diag(ctx, 0);
     int ok = CHECK(e->severity == WA_SEVERITY_ERROR) && CHECK_EQ_INT(e->status, WA_E_ALLOC);
     ok &= CHECK_MSG(strncmp(e->message, "cannot allocate %", 17) == 0, "error: %s", e->message);
+    wa_reg_class cls = strstr(e->message, "(VGPR x") ? WA_REG_VGPR
+                     : strstr(e->message, "(SGPR x") ? WA_REG_SGPR
+                     : strstr(e->message, "(AGPR x") ? WA_REG_AGPR : WA_REG_NONE;
     ok &= CHECK_MSG(strstr(e->message, "align ") && strstr(e->message, "live from I") &&
-                        (strstr(e->message, "(VGPR x") || strstr(e->message, "(SGPR x") ||
-                         strstr(e->message, "(AGPR x")),
+                        cls != WA_REG_NONE,
                     "error: %s", e->message);
     CHECK(wa_context_last_diag(ctx) && wa_context_last_diag(ctx)->severity == WA_SEVERITY_ERROR);
     unsigned prev = 0xFFFFFFFFu, stage = 0;
@@ -438,14 +443,32 @@ static int check_failure_shape(wa_context *ctx, uint64_t seed)
         } else if (strncmp(d->message, "overlaps precolored ", 20) == 0) {
             ok &= CHECK_MSG(stage <= 1, "precolored note after the pool: %s", d->message);
             stage = 1;
-        } else {
-            ok &= CHECK_MSG(i == n - 1 && strstr(d->message, " pool at I") &&
+        } else if (stage < 2) {
+            ok &= CHECK_MSG(i == n - 2 && strstr(d->message, " pool at I") &&
                                 strstr(d->message, "(limit "),
                             "unexpected note %u: %s", i, d->message);
             stage = 2;
+        } else if (cls != WA_REG_NONE) {
+            /* the last note: pressure against the limit */
+            static const char *const name[4] = { "", "VGPR", "SGPR", "AGPR" };
+            unsigned limit = cls == WA_REG_VGPR ? o->max_vgprs
+                           : cls == WA_REG_SGPR ? o->max_sgprs : o->max_agprs;
+            unsigned p = rp_ref_max_pressure(ref, cls, NULL);
+            char want[96];
+            if (p > limit)
+                snprintf(want, sizeof(want), "%u %ss are live at once at I", p, name[cls]);
+            else
+                snprintf(want, sizeof(want), "at most %u %ss are live at once (I", p, name[cls]);
+            ok &= CHECK_MSG(strncmp(d->message, want, strlen(want)) == 0,
+                            "pressure note: \"%s\", want it to start \"%s\"", d->message, want);
+            snprintf(want, sizeof(want), " the %u ", limit);
+            ok &= CHECK_MSG(strstr(d->message, want) != NULL, "pressure note: \"%s\", limit %u",
+                            d->message, limit);
+            ok &= CHECK_MSG(i == n - 1, "note after the pressure note");
+            stage = 3;
         }
     }
-    ok &= CHECK_MSG(stage == 2, "no pool state note:%s", ut_diags_text(ctx));
+    ok &= CHECK_MSG(stage == 3, "no pool state or pressure note:%s", ut_diags_text(ctx));
     return ok;
 }
 
@@ -520,7 +543,7 @@ static void random_allocation_tight_limits(void)
                     fragmentation++;
                 if (CHECK_MSG(st == WA_E_ALLOC, "seed %llu: status %d, not WA_E_ALLOC:%s",
                               (unsigned long long)seed, (int)st, ut_diags_text(ctx)))
-                    check_failure_shape(ctx, seed);
+                    check_failure_shape(ctx, seed, ref, &o);
             }
             wa_regalloc_destroy(res);
         }

@@ -1462,7 +1462,7 @@ static void failure_diagnostic(void)
     o.max_vgprs = 3;
     CHECK_RUN_FAILS(prog, &o, WA_E_ALLOC); /* no partial output */
     unsigned n = wa_context_diag_count(ctx);
-    REQUIRE(CHECK_EQ_UINT(n, 5));
+    REQUIRE(CHECK_EQ_UINT(n, 6));
     const wa_diag *d = wa_context_diag(ctx, 0);
     CHECK_EQ_INT(d->severity, WA_SEVERITY_ERROR);
     CHECK_EQ_INT(d->status, WA_E_ALLOC);
@@ -1497,6 +1497,12 @@ static void failure_diagnostic(void)
     d = wa_context_diag(ctx, 4);
     CHECK_EQ_INT(d->severity, WA_SEVERITY_NOTE);
     CHECK_STR_CONTAINS(d->message, "VGPR pool at I3 (limit 3): v0-v2 busy");
+    /* four values live at once, three registers: no allocation could fit */
+    d = wa_context_diag(ctx, 5);
+    CHECK_EQ_INT(d->severity, WA_SEVERITY_NOTE);
+    CHECK_STR_EQ(d->message, "4 VGPRs are live at once at I3, more than the 3 the limit leaves (no"
+                             " spilling: the kernel must keep fewer values live)");
+    CHECK_EQ_UINT(d->line, UT_BODY_LINE + 4);
     /* the context's last error is the error, not a note */
     CHECK_LAST_DIAG(ctx, WA_E_ALLOC, "cannot allocate %v4", UT_BODY_LINE + 4, 3, 3);
     wa_program_destroy(prog);

@@ -3,8 +3,8 @@
 
 Checks every examples/*.wa, so that a new example is covered without a new
 test: it validates on gfx942, gfx950 and gfx90a, printing it is a fixed point,
-and (with --llvm-mc and --ld-lld) its assembly assembles and links for each
-target. Prints one line per example and check; exits 1 if any check failed.
+and (with --llvm-mc and --ld-lld) its assembly, after register allocation,
+assembles and links for each target. Prints one line per example and check; exits 1 if any check failed.
 """
 
 import argparse
@@ -53,7 +53,10 @@ def main():
             continue
         for t in TARGETS:
             stem = os.path.join(args.tmp, "%s.%s" % (base, t))
-            rc, _, err = run([tool, "--emit=asm", "--target=" + t, path, "-o", stem + ".s"])
+            # --regalloc-check: allocates (and checks) the virtual registers of
+            # kernels that have any; a no-op for physical ones
+            rc, _, err = run([tool, "--regalloc-check", "--emit=asm", "--target=" + t, path,
+                              "-o", stem + ".s"])
             if rc == 0:
                 rc, _, err = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t,
                                   "-filetype=obj", stem + ".s", "-o", stem + ".o"])
