@@ -94,6 +94,18 @@ WA_API unsigned wa_liveness_live_at(unsigned *out, unsigned cap, const wa_livene
    some path). Borrowed, ascending. */
 WA_API const unsigned *wa_liveness_live_on_entry(const wa_liveness *live, unsigned *count);
 
+/* ---- EXEC ------------------------------------------------------------------------------ */
+
+/* 1 if EXEC may hold fewer lanes at item `item` than at kernel entry: after a
+   write of EXEC that is not recognised as restoring the entry mask (s_mov_b64
+   exec, S or s_or_b64 exec, exec, S with S saved by s_and_saveexec_b64 or
+   s_mov_b64 S, exec while EXEC was whole), on some path (never in unreachable
+   code).
+   There a VGPR or AGPR write leaves the other lanes as they were, so liveness
+   keeps the old value alive up to the write wherever one may be defined
+   ("partial writes" in docs/regalloc.md). */
+WA_API int wa_liveness_exec_partial(const wa_liveness *live, unsigned item);
+
 /* ---- pressure ------------------------------------------------------------------------ */
 
 /* Registers of `cls` needed at item `item` (the larger of its use and def

@@ -58,6 +58,15 @@ void wa_cfg_free(wa_cfg *cfg, wa_context *ctx);
 /* 1 if block a dominates block b (both reachable). */
 int wa_cfg_dominates(const wa_cfg *cfg, unsigned a, unsigned b);
 
+/* Per item: 1 where EXEC may hold fewer lanes than at kernel entry (exec_mask.c).
+   *out is freed with wa_mem_free; *any tells whether any item is. */
+wa_status wa_exec_partial(uint8_t **out, int *any, const wa_program *prog, const wa_cfg *cfg);
+/* 1 if `in` writes EXEC (or a half of it). */
+int wa_instr_writes_exec(const wa_instr *in, const wa_isa_info *info);
+/* Operand k of `in` is a lane-masked write: a VGPR or AGPR the instruction writes
+   (without reading it). Under a partial EXEC it also keeps the old value's lanes. */
+int wa_lane_masked_write(const wa_instr *in, const wa_isa_info *info, unsigned k);
+
 struct wa_liveness {
     wa_context *ctx;
     unsigned nitems;
@@ -81,6 +90,7 @@ struct wa_liveness {
        first point only because an MFMA there redefines them early */
     unsigned *not_live_in;
     unsigned n_not_live_in;
+    uint8_t *exec_partial;       /* per item: EXEC may be partial; NULL if nowhere */
     /* pressure per item and class (index by class 1..3) */
     unsigned *pressure[4];
     unsigned max_pressure[4];

@@ -68,6 +68,8 @@ typedef struct lv {
     uint8_t *split;
     unsigned *val_key;   /* value -> key (vreg id or nv + unit) */
     uint32_t *val_full;  /* value -> mask of all its components */
+    int writes_exec;     /* some instruction writes EXEC */
+    const uint8_t *partial; /* per item: EXEC may be partial (NULL: never) */
 } lv;
 
 /* Expands an operand into (value, component mask) pairs. */
@@ -98,6 +100,15 @@ static inline unsigned expand(const lv *L, const wa_operand *o, unsigned *vals, 
     return n;
 }
 
+/* A write that keeps the old value's other lanes: a lane-masked write (a VGPR or
+   AGPR destination) where EXEC may be partial. It reads the old value where one
+   may be defined (a weak use, see compute()). */
+static int weak_use(const lv *L, unsigned item, const wa_instr *in, const wa_isa_info *info,
+                    unsigned k)
+{
+    return L->partial && L->partial[item] && wa_lane_masked_write(in, info, k);
+}
+
 /* Early-clobber definition: an MFMA result must not share registers with the
    sources it reads (vdst is written while srcA/srcB are still being read). */
 static int early_clobber(const wa_isa_info *info, unsigned role)
@@ -121,6 +132,8 @@ static wa_status setup_values(lv *L)
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
         const wa_isa_info *info = wa_isa(in->op);
+        if (!L->writes_exec && wa_instr_writes_exec(in, info))
+            L->writes_exec = 1;
         for (unsigned k = 0; k < in->nops; k++) {
             const wa_operand *o = &in->ops[k];
             if (o->kind != WA_OPND_VIRT)
@@ -237,7 +250,10 @@ static int segs_contain(const wa_live_segment *s, unsigned n, unsigned point)
    register is live into block b when one of its segments holds b's first use
    point, and either started earlier or started there because the value was live
    into the block (not because the first instruction defines it early); live out
-   of b when live into a successor (live_out = U live_in). */
+   of b when live into a successor (live_out = U live_in). With partial writes
+   that no longer holds (a successor can have a value live in from another
+   predecessor while it is undefined at the end of b): compute() then keeps the
+   live-out sets it used. */
 static int build_sets(wa_liveness *l)
 {
     wa_context *ctx = l->ctx;
@@ -282,7 +298,7 @@ static int build_sets(wa_liveness *l)
         /* rows come out ascending: registers were visited in order */
     }
     /* live-out: merge the successors' (at most two) sorted rows */
-    {
+    if (!l->live_out.off) {
         const wa_csr *in = &l->live_in;
         size_t total = 0;
         for (unsigned b = 0; b < nb; b++)
@@ -343,6 +359,137 @@ static int ensure_sets(const wa_liveness *cl)
     return l->sets_built > 0;
 }
 
+/* Liveness from the weak uses of value x (writes that keep the old value's other
+   lanes under a partial EXEC), after its ordinary liveness (ist: blocks x is live
+   into; ost: blocks x is live out of, with their pairs in `liveout`). A weak use
+   keeps the old value only where one may be defined:
+
+     live = S | (A & MD)
+
+   with S the liveness of the ordinary uses, A that of all uses, and MD the blocks
+   some definition of x reaches from a reachable block (and every unreachable
+   block, for itself). Blocks of A
+   outside S are found backwards from the exposed weak uses (wst); MD is then
+   followed forwards from the blocks that write x, through A (mst: a path from a
+   definition to a block of A stays in A). x is live out of a block whose
+   successor it is live into that way if x may be defined at that block's end.
+   Exposed weak uses where nothing may be defined are listed in `dropped`: the
+   segment scan opens nothing for them. Returns -1 when out of memory. */
+static int weak_live(const lv *L, const wa_cfg *cfg, unsigned x, const wa_csr *wue,
+                     const wa_csr *dfb, const unsigned *kst, const unsigned *ist, unsigned *ost,
+                     unsigned *wst, unsigned *mst, unsigned *dst, vec *work, vec *wlist, vec *liveout,
+                     vec *dropped)
+{
+    wa_context *ctx = L->ctx;
+    unsigned stamp = x + 1;
+#define IN_A(blk) (ist[blk] == stamp || wst[blk] == stamp)
+#define UNREACHABLE(blk) (cfg->rpo_index[blk] == WA_NONE)
+    work->n = wlist->n = 0;
+    for (unsigned e = wue->off[x]; e < wue->off[x + 1]; e++) {
+        unsigned b = wue->data[e];
+        if (ist[b] != stamp && wst[b] != stamp) {
+            wst[b] = stamp;
+            VEC_PUSH(ctx, *work, unsigned, b, fail);
+            VEC_PUSH(ctx, *wlist, unsigned, b, fail);
+        }
+    }
+    while (work->n) {
+        unsigned b = ((unsigned *)work->data)[--work->n];
+        for (unsigned e = cfg->pred.off[b]; e < cfg->pred.off[b + 1]; e++) {
+            unsigned p = cfg->pred.data[e];
+            if (kst[p] != stamp && ist[p] != stamp && wst[p] != stamp) {
+                wst[p] = stamp;
+                VEC_PUSH(ctx, *work, unsigned, p, fail);
+                VEC_PUSH(ctx, *wlist, unsigned, p, fail);
+            }
+        }
+    }
+    /* may be defined: forwards from the writers of x, within A (unreachable
+       blocks count as defining everything, but only for themselves) */
+    for (unsigned e = dfb->off[x]; e < dfb->off[x + 1]; e++) {
+        unsigned d = dfb->data[e];
+        dst[d] = stamp;
+        if (UNREACHABLE(d))
+            continue;
+        for (unsigned f = cfg->succ.off[d]; f < cfg->succ.off[d + 1]; f++) {
+            unsigned t = cfg->succ.data[f];
+            if (IN_A(t) && mst[t] != stamp) {
+                mst[t] = stamp;
+                VEC_PUSH(ctx, *work, unsigned, t, fail);
+            }
+        }
+    }
+    for (unsigned k = 0; k < wlist->n; k++) {
+        unsigned b = ((unsigned *)wlist->data)[k];
+        if (UNREACHABLE(b))
+            mst[b] = stamp;
+    }
+    while (work->n) {
+        unsigned c = ((unsigned *)work->data)[--work->n];
+        for (unsigned f = cfg->succ.off[c]; f < cfg->succ.off[c + 1]; f++) {
+            unsigned t = cfg->succ.data[f];
+            if (IN_A(t) && mst[t] != stamp) {
+                mst[t] = stamp;
+                VEC_PUSH(ctx, *work, unsigned, t, fail);
+            }
+        }
+    }
+    /* live out of the predecessors of the blocks it is live into that way, and
+       of unreachable predecessors of any block of A (where everything may be
+       defined, and that defines nothing for reachable blocks) */
+    for (unsigned k = 0; k < wlist->n; k++) {
+        unsigned b = ((unsigned *)wlist->data)[k];
+        int md = mst[b] == stamp;
+        for (unsigned e = cfg->pred.off[b]; e < cfg->pred.off[b + 1]; e++) {
+            unsigned p = cfg->pred.data[e];
+            if (ost[p] != stamp &&
+                (UNREACHABLE(p) || (md && (dst[p] == stamp || mst[p] == stamp)))) {
+                ost[p] = stamp;
+                VEC_PUSH(ctx, *liveout, pair, ((pair){ x, p }), fail);
+            }
+        }
+    }
+    for (unsigned e = wue->off[x]; e < wue->off[x + 1]; e++) {
+        unsigned b = wue->data[e];
+        if (ist[b] != stamp && mst[b] != stamp)
+            VEC_PUSH(ctx, *dropped, pair, ((pair){ b, x }), fail);
+    }
+#undef IN_A
+#undef UNREACHABLE
+    return 0;
+fail:
+    return -1;
+}
+
+/* The live-out sets of virtual registers per block, from the value-level rows the
+   segment scan uses (sorted, one entry per register). Returns -1 when out of
+   memory. */
+static int keep_live_out(wa_liveness *R, const lv *L, const wa_csr *lo, unsigned nb)
+{
+    wa_context *ctx = L->ctx;
+    R->live_out.off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    R->live_out.data = wa_mem_alloc(ctx, ((size_t)lo->off[nb] + 1) * sizeof(unsigned));
+    if (!R->live_out.off || !R->live_out.data)
+        return -1;
+    unsigned w = 0;
+    for (unsigned b = 0; b < nb; b++) {
+        unsigned start = w;
+        R->live_out.off[b] = w;
+        for (unsigned e = lo->off[b]; e < lo->off[b + 1]; e++)
+            if (L->val_key[lo->data[e]] < L->nv)
+                R->live_out.data[w++] = L->val_key[lo->data[e]];
+        if (w - start > 1)
+            qsort(R->live_out.data + start, w - start, sizeof(unsigned), cmp_unsigned);
+        unsigned u = start;
+        for (unsigned k = start; k < w; k++)
+            if (k == start || R->live_out.data[k] != R->live_out.data[u - 1])
+                R->live_out.data[u++] = R->live_out.data[k];
+        w = u;
+    }
+    R->live_out.off[nb] = w;
+    return 0;
+}
+
 static wa_status compute(wa_liveness *R, lv *L)
 {
     const wa_program *prog = L->prog;
@@ -353,6 +500,11 @@ static wa_status compute(wa_liveness *R, lv *L)
     vec ue = { 0 }, kill = { 0 }, touched = { 0 }, liveout = { 0 }, segs = { 0 },
         work = { 0 }, openl = { 0 }, notin = { 0 };
     wa_csr ue_csr = { 0 }, kill_csr = { 0 }, lo_csr = { 0 };
+    /* partial writes (EXEC may be partial somewhere): exposed weak uses, blocks
+       defining each value, weak uses with nothing to keep (block, value) */
+    vec wue = { 0 }, dfb = { 0 }, wlist = { 0 }, dropped = { 0 };
+    wa_csr wue_csr = { 0 }, dfb_csr = { 0 }, drop_csr = { 0 };
+    unsigned *st3 = NULL, *wst = NULL, *mst = NULL, *dst = NULL;
     unsigned *st1 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));   /* block stamp */
     uint32_t *dmask = wa_tmp_calloc(ctx, NV + 1, sizeof(uint32_t));
     unsigned *st2 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));   /* exposed-use stamp */
@@ -364,8 +516,17 @@ static wa_status compute(wa_liveness *R, lv *L)
     size_t nrefs = 0; /* value references: bounds the number of segments */
     if (!st1 || !dmask || !st2 || !kst || !ist || !ost)
         goto fail;
+    if (L->partial) {
+        st3 = wa_tmp_calloc(ctx, NV + 1, sizeof(unsigned));
+        wst = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
+        mst = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
+        dst = wa_tmp_calloc(ctx, nb + 1, sizeof(unsigned));
+        if (!st3 || !wst || !mst || !dst)
+            goto fail;
+    }
 
-    /* 1. exposed uses and full definitions per block */
+    /* 1. exposed uses and full definitions per block (and, with partial writes,
+       exposed weak uses and every block that writes a value) */
     for (unsigned b = 0; b < nb; b++) {
         touched.n = 0;
         for (unsigned i = cfg->first[b]; i <= cfg->last[b]; i++) {
@@ -376,7 +537,8 @@ static wa_status compute(wa_liveness *R, lv *L)
             for (int pass = 0; pass < 2; pass++) { /* reads before writes */
                 for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
                     unsigned role = wa_instr_role(in, info, k);
-                    if (!(role & (pass ? WA_ROLE_DEF : WA_ROLE_USE)))
+                    int weak = !pass && weak_use(L, i, in, info, k);
+                    if (!(role & (pass ? WA_ROLE_DEF : WA_ROLE_USE)) && !weak)
                         continue;
                     unsigned n = expand(L, &in->ops[k], vals, masks);
                     nrefs += n;
@@ -387,13 +549,18 @@ static wa_status compute(wa_liveness *R, lv *L)
                             dmask[x] = 0;
                             VEC_PUSH(ctx, touched, unsigned, x, fail);
                         }
-                        if (!pass) {
-                            if ((masks[j] & ~dmask[x]) && st2[x] != b + 1) {
-                                st2[x] = b + 1;
-                                VEC_PUSH(ctx, ue, pair, ((pair){ x, b }), fail);
-                            }
-                        } else {
+                        if (pass) {
                             dmask[x] |= masks[j];
+                        } else if (!(masks[j] & ~dmask[x])) {
+                            /* defined earlier in the block: not exposed */
+                        } else if (weak && x < L->phys_base) {
+                            if (st3[x] != b + 1) {
+                                st3[x] = b + 1;
+                                VEC_PUSH(ctx, wue, pair, ((pair){ x, b }), fail);
+                            }
+                        } else if (st2[x] != b + 1) {
+                            st2[x] = b + 1;
+                            VEC_PUSH(ctx, ue, pair, ((pair){ x, b }), fail);
                         }
                     }
                 }
@@ -403,16 +570,22 @@ static wa_status compute(wa_liveness *R, lv *L)
             unsigned x = ((unsigned *)touched.data)[t];
             if ((dmask[x] & L->val_full[x]) == L->val_full[x])
                 VEC_PUSH(ctx, kill, pair, ((pair){ x, b }), fail);
+            if (L->partial && dmask[x])
+                VEC_PUSH(ctx, dfb, pair, ((pair){ x, b }), fail);
         }
     }
     if (pairs_to_csr(ctx, ue.data, ue.n, NV, &ue_csr, 1) ||
         pairs_to_csr(ctx, kill.data, kill.n, NV, &kill_csr, 1))
         goto fail;
+    if (L->partial && (pairs_to_csr(ctx, wue.data, wue.n, NV, &wue_csr, 1) ||
+                       pairs_to_csr(ctx, dfb.data, dfb.n, NV, &dfb_csr, 1)))
+        goto fail;
 
     /* 2. live-in / live-out per value */
     for (unsigned x = 0; x < NV; x++) {
         unsigned us = ue_csr.off[x], ue_end = ue_csr.off[x + 1];
-        if (us == ue_end)
+        int has_weak = L->partial && wue_csr.off[x] != wue_csr.off[x + 1];
+        if (us == ue_end && !has_weak)
             continue;
         unsigned stamp = x + 1;
         for (unsigned e = kill_csr.off[x]; e < kill_csr.off[x + 1]; e++)
@@ -448,6 +621,9 @@ static wa_status compute(wa_liveness *R, lv *L)
                 R->entry_live[R->nentry_live++] = key;
             }
         }
+        if (has_weak && weak_live(L, cfg, x, &wue_csr, &dfb_csr, kst, ist, ost, wst, mst, dst, &work,
+                                  &wlist, &liveout, &dropped))
+            goto fail;
     }
 
     /* Live-out values per block (as value ids) for the segment scan. */
@@ -461,6 +637,10 @@ static wa_status compute(wa_liveness *R, lv *L)
         wa_status s2 = pairs_to_csr(ctx, flip, liveout.n, nb, &lo_csr, 1);
         wa_tmp_free(ctx, flip);
         if (s2)
+            goto fail;
+        if (L->partial && pairs_to_csr(ctx, dropped.data, dropped.n, nb, &drop_csr, 1))
+            goto fail;
+        if (L->partial && keep_live_out(R, L, &lo_csr, nb))
             goto fail;
     }
 
@@ -533,7 +713,7 @@ static wa_status compute(wa_liveness *R, lv *L)
                     }
                 }
                 for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-                    if (!(wa_instr_role(in, info, k) & WA_ROLE_USE))
+                    if (!(wa_instr_role(in, info, k) & WA_ROLE_USE) && !weak_use(L, i, in, info, k))
                         continue;
                     unsigned n = expand(L, &in->ops[k], vals, masks);
                     for (unsigned j = 0; j < n; j++) {
@@ -549,6 +729,10 @@ static wa_status compute(wa_liveness *R, lv *L)
                     }
                 }
             }
+            /* weak uses at the block's start with no value that could be kept */
+            if (L->partial)
+                for (unsigned e = drop_csr.off[b]; e < drop_csr.off[b + 1]; e++)
+                    isopen[drop_csr.data[e]] = 0;
             /* An MFMA first in the block writes its result at the block's first
                point, touching a segment that ends the block before; joined, the
                two would read as live into the block. Note each register it
@@ -774,6 +958,17 @@ done:
     wa_mem_free(ctx, work.data);
     wa_mem_free(ctx, openl.data);
     wa_mem_free(ctx, notin.data);
+    wa_mem_free(ctx, wue.data);
+    wa_mem_free(ctx, dfb.data);
+    wa_mem_free(ctx, wlist.data);
+    wa_mem_free(ctx, dropped.data);
+    csr_free_tmp(ctx, &wue_csr);
+    csr_free_tmp(ctx, &dfb_csr);
+    csr_free_tmp(ctx, &drop_csr);
+    wa_tmp_free(ctx, st3);
+    wa_tmp_free(ctx, wst);
+    wa_tmp_free(ctx, mst);
+    wa_tmp_free(ctx, dst);
     csr_free_tmp(ctx, &ue_csr);
     csr_free_tmp(ctx, &kill_csr);
     csr_free_tmp(ctx, &lo_csr);
@@ -803,6 +998,7 @@ void wa_liveness_destroy(wa_liveness *R)
     csr_free(ctx, &R->live_out);
     wa_mem_free(ctx, R->entry_live);
     wa_mem_free(ctx, R->not_live_in);
+    wa_mem_free(ctx, R->exec_partial);
     for (unsigned c = 0; c < 4; c++)
         wa_mem_free(ctx, R->pressure[c]);
     wa_mem_free(ctx, R);
@@ -873,6 +1069,15 @@ wa_status wa_liveness_compute(wa_liveness **out, const wa_program *prog,
     L.ctx = ctx;
     L.cfg = &R->cfg;
     st = setup_values(&L);
+    if (!st && L.writes_exec) {
+        int any = 0;
+        st = wa_exec_partial(&R->exec_partial, &any, prog, &R->cfg);
+        if (!st && !any) {
+            wa_mem_free(ctx, R->exec_partial);
+            R->exec_partial = NULL;
+        }
+        L.partial = R->exec_partial;
+    }
     if (!st)
         st = compute(R, &L);
     wa_tmp_free(ctx, L.vbase);
@@ -1043,6 +1248,11 @@ const unsigned *wa_liveness_live_on_entry(const wa_liveness *live, unsigned *cou
     if (count)
         *count = live->nentry_live;
     return live->entry_live;
+}
+
+int wa_liveness_exec_partial(const wa_liveness *live, unsigned item)
+{
+    return live && item < live->nitems && live->exec_partial && live->exec_partial[item];
 }
 
 unsigned wa_liveness_pressure(const wa_liveness *live, unsigned item, wa_reg_class cls)

@@ -429,6 +429,21 @@ wa_status wa_pressure_report(char **out, size_t *out_len, const wa_program *prog
             wa_sb_putc(&sb, '\n');
         }
     }
+    {
+        unsigned cnt = 0, first = WA_NONE;
+        for (unsigned i = 0; i < n; i++)
+            if (wa_liveness_exec_partial(live, i)) {
+                cnt++;
+                if (first == WA_NONE)
+                    first = i;
+            }
+        if (cnt) {
+            wa_sb_printf(&sb, "  EXEC may be narrower than at entry at %u item%s, from item %u (", cnt,
+                         cnt == 1 ? "" : "s", first);
+            put_where(&sb, prog, first);
+            wa_sb_puts(&sb, "): vector writes there keep the other lanes\n");
+        }
+    }
     wa_sb_putc(&sb, '\n');
 
     /* listing */

@@ -1,10 +1,14 @@
 /* lib/regalloc/checker.c — an independent check of an allocation.
 
-   It shares nothing with the allocator's liveness: its own block splitting, and
-   a plain iterative dataflow over register components (every component of every
+   It shares nothing with the allocator's liveness but the classification of
+   where EXEC may be partial (exec_mask.c): its own block splitting, and a plain
+   iterative dataflow over register components (every component of every
    virtual register, and every physical register, is one element) with sorted
    sets per block, repeated over the blocks in reverse order until nothing
-   changes. At each instruction it maps the values live after it (plus those it
+   changes. Where a VGPR/AGPR write under a partial EXEC keeps the other lanes,
+   the old value stays live up to the write wherever a definition may have
+   reached it (live = S | (A & MD), computed here as three dataflows). At each
+   instruction it maps the values live after it (plus those it
    writes) and the values live before it to physical registers, and reports any
    register that two values hold at once. It also checks alignment, limits,
    reserved registers and the MFMA operand rules. Memory is linear in the size of
@@ -218,14 +222,32 @@ static unsigned set_minus(unsigned *out, const unsigned *a, unsigned na, const u
 
 static int bit_in(const uint64_t *m, unsigned b) { return (int)((m[b >> 6] >> (b & 63)) & 1u); }
 
+/* A row per block of sorted bits (CSR). */
+typedef struct rows {
+    unsigned *off;
+    vecu v;
+} rows;
+
 typedef struct cfgc {
     unsigned n, nb;
     unsigned *blk, *lbl, *bfirst;
-    unsigned *use_off, *def_off;  /* CSR: sorted use / def bits of each block */
-    vecu use, def;
-    bset *lin;                    /* live-in bits per block */
-    unsigned *t1, *t2;            /* scratch sets (nbits each) */
+    const uint8_t *partial;       /* per item: EXEC may be partial (NULL: never) */
+    rows use, wuse, def;          /* per block: read before written (ordinary / weak), written */
+    unsigned *pred_off, *preds;   /* predecessors (CSR) */
+    uint8_t *reach;
+    bset *s_in, *a_in, *md_in;    /* live-in (ordinary reads), live-in (all reads), may-defined */
+    uint8_t *md_all;              /* unreachable: everything may be defined */
+    unsigned *t1, *t2, *t3;       /* scratch sets (nbits each) */
 } cfgc;
+
+/* A write that keeps the other lanes of a VGPR/AGPR (EXEC may be partial): also
+   a weak read of the old value, which counts only where one may be defined. For
+   a physical register an ordinary read (it always holds something). */
+static int weak_read(const cfgc *G, unsigned i, const wa_instr *in, const wa_isa_info *info,
+                     unsigned k)
+{
+    return G->partial && G->partial[i] && wa_lane_masked_write(in, info, k);
+}
 
 /* Successors of block b: taken target, fall-through. */
 static unsigned succs_of(const chk *C, const cfgc *G, unsigned b, unsigned s[2])
@@ -238,25 +260,122 @@ static unsigned succs_of(const chk *C, const cfgc *G, unsigned b, unsigned s[2])
     if ((ti->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) && t->nops && t->ops[0].kind == WA_OPND_LABEL &&
         G->lbl[t->ops[0].id] != WA_NONE)
         s[ns++] = G->lbl[t->ops[0].id];
-    if (!(ti->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && b + 1 < G->nb)
+    if (!(ti->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && b + 1 < G->nb && !(ns == 1 && s[0] == b + 1))
         s[ns++] = b + 1;
     return ns;
 }
 
-/* live_out(b) into G->t1 */
-static unsigned live_out_of(const chk *C, cfgc *G, unsigned b)
+/* Union of `sets` over the successors of b into out. */
+static unsigned union_succ(const chk *C, const cfgc *G, const bset *sets, unsigned b, unsigned *out)
 {
     unsigned s[2], ns = succs_of(C, G, b, s);
     if (ns == 0)
         return 0;
-    const bset *a = &G->lin[s[0]];
-    if (ns == 1 || s[1] == s[0]) {
+    const bset *a = &sets[s[0]];
+    if (ns == 1) {
         if (a->n)
-            memcpy(G->t1, a->v, a->n * sizeof(unsigned));
+            memcpy(out, a->v, a->n * sizeof(unsigned));
         return a->n;
     }
-    const bset *c = &G->lin[s[1]];
-    return set_union(G->t1, a->v, a->n, c->v, c->n);
+    const bset *c = &sets[s[1]];
+    return set_union(out, a->v, a->n, c->v, c->n);
+}
+
+static unsigned set_inter(unsigned *out, const unsigned *a, unsigned na, const unsigned *b,
+                          unsigned nb)
+{
+    unsigned i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j])
+            i++;
+        else if (b[j] < a[i])
+            j++;
+        else {
+            out[n++] = a[i++];
+            j++;
+        }
+    }
+    return n;
+}
+
+static int set_has(const bset *s, unsigned x)
+{
+    unsigned lo = 0, hi = s->n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (s->v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n && s->v[lo] == x;
+}
+
+/* Stores `n` sorted bits from src into set; 1 if it changed. -1: no memory. */
+static int set_store(wa_context *ctx, bset *set, const unsigned *src, unsigned n)
+{
+    if (n == set->n && (n == 0 || memcmp(set->v, src, n * sizeof(unsigned)) == 0))
+        return 0;
+    void *p = set->v;
+    if (wa_grow(ctx, &p, &set->cap, n, sizeof(unsigned)))
+        return -1;
+    set->v = p;
+    if (n)
+        memcpy(set->v, src, n * sizeof(unsigned));
+    set->n = n;
+    return 1;
+}
+
+static const unsigned *row(const rows *r, unsigned b, unsigned *n)
+{
+    *n = r->off[b + 1] - r->off[b];
+    return r->v.v + r->off[b];
+}
+
+/* Backward liveness with the reads of `r1` (and `r2`, may be NULL) into `in`. */
+static wa_status backward(const chk *C, cfgc *G, const rows *r1, const rows *r2, bset *in)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned b = G->nb; b-- > 0;) {
+            unsigned nu, nw = 0, nd;
+            const unsigned *u = row(r1, b, &nu), *w = r2 ? row(r2, b, &nw) : NULL;
+            const unsigned *d = row(&G->def, b, &nd);
+            unsigned no = union_succ(C, G, in, b, G->t1);
+            unsigned nm = set_minus(G->t2, G->t1, no, d, nd);
+            unsigned n1 = set_union(G->t1, u, nu, G->t2, nm);
+            unsigned n2 = n1;
+            const unsigned *res = G->t1;
+            if (nw) {
+                n2 = set_union(G->t3, G->t1, n1, w, nw);
+                res = G->t3;
+            }
+            int c = set_store(C->ctx, &in[b], res, n2);
+            if (c < 0)
+                return WA_E_NOMEM;
+            changed |= c;
+        }
+    }
+    return WA_OK;
+}
+
+/* live_out(b) = S_out | (A_out & MD_out) into G->t1 */
+static unsigned live_out_of(const chk *C, cfgc *G, unsigned b)
+{
+    unsigned ns = union_succ(C, G, G->s_in, b, G->t1);
+    if (!G->partial)
+        return ns;
+    unsigned na = union_succ(C, G, G->a_in, b, G->t2);
+    if (!G->md_all[b]) {
+        unsigned nd;
+        const unsigned *d = row(&G->def, b, &nd);
+        unsigned nm = set_union(G->t3, G->md_in[b].v, G->md_in[b].n, d, nd);
+        na = set_inter(G->t2, G->t2, na, G->t3, nm); /* in place: it only shrinks */
+    }
+    unsigned n = set_union(G->t3, G->t1, ns, G->t2, na);
+    if (n)
+        memcpy(G->t1, G->t3, n * sizeof(unsigned));
+    return n;
 }
 
 static wa_status dataflow(chk *C, cfgc *G)
@@ -275,85 +394,156 @@ static wa_status dataflow(chk *C, cfgc *G)
     }
     G->nb = nb;
     G->bfirst = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    G->use_off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    G->def_off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
-    G->lin = wa_mem_calloc(ctx, nb + 1, sizeof(bset));
+    G->use.off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->wuse.off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->def.off = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
+    G->s_in = wa_mem_calloc(ctx, nb + 1, sizeof(bset));
+    G->a_in = wa_mem_calloc(ctx, nb + 1, sizeof(bset));
+    G->md_in = wa_mem_calloc(ctx, nb + 1, sizeof(bset));
+    G->md_all = wa_mem_calloc(ctx, nb + 1, 1);
+    G->reach = wa_mem_calloc(ctx, nb + 1, 1);
+    G->pred_off = wa_mem_calloc(ctx, nb + 2, sizeof(unsigned));
+    G->preds = wa_mem_calloc(ctx, 2 * (size_t)nb + 1, sizeof(unsigned));
     G->t1 = wa_mem_alloc(ctx, ((size_t)C->nbits + 1) * sizeof(unsigned));
     G->t2 = wa_mem_alloc(ctx, ((size_t)C->nbits + 1) * sizeof(unsigned));
+    G->t3 = wa_mem_alloc(ctx, ((size_t)C->nbits + 1) * sizeof(unsigned));
     unsigned *defd = wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned)); /* block + 1 */
     unsigned *used = wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned));
+    unsigned *wused = wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned));
+    unsigned *stack = wa_mem_calloc(ctx, nb + 1, sizeof(unsigned));
     wa_status st = WA_E_NOMEM;
-    if (!G->bfirst || !G->use_off || !G->def_off || !G->lin || !G->t1 || !G->t2 || !defd || !used)
+    if (!G->bfirst || !G->use.off || !G->wuse.off || !G->def.off || !G->s_in || !G->a_in ||
+        !G->md_in || !G->md_all || !G->reach || !G->pred_off || !G->preds || !G->t1 || !G->t2 ||
+        !G->t3 || !defd || !used || !wused || !stack)
         goto out;
     for (unsigned i = n; i-- > 0;)
         G->bfirst[G->blk[i]] = i;
     /* never NULL, so that the row pointers below are always valid */
-    if (vecu_push(ctx, &G->use, 0) || vecu_push(ctx, &G->def, 0))
+    if (vecu_push(ctx, &G->use.v, 0) || vecu_push(ctx, &G->wuse.v, 0) ||
+        vecu_push(ctx, &G->def.v, 0))
         goto out;
-    G->use.n = G->def.n = 0;
+    G->use.v.n = G->wuse.v.n = G->def.v.n = 0;
 
-    /* use (read before any write in the block) and def bits per block */
+    /* reads before any write in the block (ordinary, weak) and writes, per block */
     for (unsigned b = 0; b < nb; b++) {
         unsigned end = b + 1 < nb ? G->bfirst[b + 1] : n;
-        G->use_off[b] = G->use.n;
-        G->def_off[b] = G->def.n;
+        G->use.off[b] = G->use.v.n;
+        G->wuse.off[b] = G->wuse.v.n;
+        G->def.off[b] = G->def.v.n;
         for (unsigned i = G->bfirst[b]; i < end; i++) {
             const wa_instr *in = &prog->instrs[i];
             const wa_isa_info *info = wa_isa(in->op);
             for (int pass = 0; pass < 2; pass++)
                 for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-                    if (!(wa_instr_role(in, info, k) & (pass ? WA_ROLE_DEF : WA_ROLE_USE)))
+                    unsigned role = wa_instr_role(in, info, k);
+                    int weak = !pass && weak_read(G, i, in, info, k);
+                    if (!(role & (pass ? WA_ROLE_DEF : WA_ROLE_USE)) && !weak)
                         continue;
                     unsigned m = op_bits(C, &in->ops[k], bits);
                     for (unsigned j = 0; j < m; j++) {
                         unsigned x = bits[j];
-                        if (!pass && defd[x] != b + 1 && used[x] != b + 1) {
+                        if (pass) {
+                            if (defd[x] != b + 1) {
+                                defd[x] = b + 1;
+                                if (vecu_push(ctx, &G->def.v, x))
+                                    goto out;
+                            }
+                        } else if (defd[x] == b + 1) {
+                            /* written earlier in the block */
+                        } else if (weak && x < C->phys0) {
+                            if (wused[x] != b + 1) {
+                                wused[x] = b + 1;
+                                if (vecu_push(ctx, &G->wuse.v, x))
+                                    goto out;
+                            }
+                        } else if (used[x] != b + 1) {
                             used[x] = b + 1;
-                            if (vecu_push(ctx, &G->use, x))
-                                goto out;
-                        }
-                        if (pass && defd[x] != b + 1) {
-                            defd[x] = b + 1;
-                            if (vecu_push(ctx, &G->def, x))
+                            if (vecu_push(ctx, &G->use.v, x))
                                 goto out;
                         }
                     }
                 }
         }
-        if (G->use.n - G->use_off[b] > 1)
-            qsort(G->use.v + G->use_off[b], G->use.n - G->use_off[b], sizeof(unsigned), cmp_bit);
-        if (G->def.n - G->def_off[b] > 1)
-            qsort(G->def.v + G->def_off[b], G->def.n - G->def_off[b], sizeof(unsigned), cmp_bit);
+        rows *all[3] = { &G->use, &G->wuse, &G->def };
+        for (unsigned r = 0; r < 3; r++) {
+            unsigned from = all[r]->off[b], cnt = all[r]->v.n - from;
+            if (cnt > 1)
+                qsort(all[r]->v.v + from, cnt, sizeof(unsigned), cmp_bit);
+        }
     }
-    G->use_off[nb] = G->use.n;
-    G->def_off[nb] = G->def.n;
+    G->use.off[nb] = G->use.v.n;
+    G->wuse.off[nb] = G->wuse.v.n;
+    G->def.off[nb] = G->def.v.n;
 
     /* live_in = use | (live_out - def), live_out = U live_in(succ), repeated over
-       the blocks in reverse order until no set changes */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (unsigned b = nb; b-- > 0;) {
-            unsigned no = live_out_of(C, G, b);
-            unsigned nd = set_minus(G->t2, G->t1, no, G->def.v + G->def_off[b],
-                                    G->def_off[b + 1] - G->def_off[b]);
-            unsigned ni = set_union(G->t1, G->use.v + G->use_off[b], G->use_off[b + 1] - G->use_off[b],
-                                    G->t2, nd);
-            bset *L = &G->lin[b];
-            if (ni == L->n && (ni == 0 || memcmp(L->v, G->t1, ni * sizeof(unsigned)) == 0))
-                continue;
-            changed = 1;
-            void *p = L->v;
-            if (wa_grow(ctx, &p, &L->cap, ni, sizeof(unsigned)))
-                goto out;
-            L->v = p;
-            memcpy(L->v, G->t1, ni * sizeof(unsigned));
-            L->n = ni;
+       the blocks in reverse order until no set changes: once with the ordinary
+       reads (S), once with all reads (A) */
+    if ((st = backward(C, G, &G->use, NULL, G->s_in)) != WA_OK)
+        goto out;
+    st = WA_E_NOMEM;
+    if (G->partial) {
+        if ((st = backward(C, G, &G->use, &G->wuse, G->a_in)) != WA_OK)
+            goto out;
+        st = WA_E_NOMEM;
+        /* reachability and predecessors */
+        unsigned sp = 0;
+        if (nb) {
+            G->reach[0] = 1;
+            stack[sp++] = 0;
+        }
+        while (sp) {
+            unsigned b = stack[--sp], s[2], ns = succs_of(C, G, b, s);
+            for (unsigned k = 0; k < ns; k++)
+                if (!G->reach[s[k]]) {
+                    G->reach[s[k]] = 1;
+                    stack[sp++] = s[k];
+                }
+        }
+        for (unsigned b = 0; b < nb; b++) {
+            unsigned s[2], ns = succs_of(C, G, b, s);
+            for (unsigned k = 0; k < ns; k++)
+                G->pred_off[s[k] + 2]++;
+        }
+        for (unsigned b = 0; b <= nb; b++)
+            G->pred_off[b + 1] += G->pred_off[b];
+        for (unsigned b = 0; b < nb; b++) {
+            unsigned s[2], ns = succs_of(C, G, b, s);
+            for (unsigned k = 0; k < ns; k++)
+                G->preds[G->pred_off[s[k] + 1]++] = b;
+        }
+        /* may be defined, forwards: MD_in(b) = U MD_out(p) over reachable
+           predecessors, MD_out = MD_in | def; everything in unreachable code */
+        for (unsigned b = 0; b < nb; b++)
+            G->md_all[b] = !G->reach[b];
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (unsigned b = 0; b < nb; b++) {
+                if (G->md_all[b])
+                    continue;
+                unsigned cur = 0;
+                for (unsigned e = G->pred_off[b]; e < G->pred_off[b + 1]; e++) {
+                    unsigned p = G->preds[e], nd;
+                    if (!G->reach[p])
+                        continue;
+                    const unsigned *d = row(&G->def, p, &nd);
+                    unsigned n1 = set_union(G->t2, G->md_in[p].v, G->md_in[p].n, d, nd);
+                    unsigned n2 = set_union(G->t3, G->t1, cur, G->t2, n1);
+                    memcpy(G->t1, G->t3, n2 * sizeof(unsigned));
+                    cur = n2;
+                }
+                int c = set_store(ctx, &G->md_in[b], G->t1, cur);
+                if (c < 0)
+                    goto out;
+                changed |= c;
+            }
         }
     }
     st = WA_OK;
 out:
     wa_mem_free(ctx, defd);
     wa_mem_free(ctx, used);
+    wa_mem_free(ctx, wused);
+    wa_mem_free(ctx, stack);
     return st;
 }
 
@@ -367,15 +557,41 @@ static wa_status walk(chk *C, cfgc *G)
     size_t W = (C->nbits + 63) / 64;
     uint64_t *cur = wa_mem_calloc(ctx, W + 1, sizeof(uint64_t));
     unsigned *owner = wa_mem_alloc(ctx, WA_UNITS * sizeof(unsigned));
-    vecu set = { 0 }; /* bits set in cur */
+    unsigned *defd = G->partial ? wa_mem_calloc(ctx, C->nbits + 1, sizeof(unsigned)) : NULL;
+    vecu set = { 0 };   /* bits set in cur */
+    vecu wmd = { 0 };   /* per weak read of the block, in order: may be defined there */
     wa_status st = WA_E_NOMEM;
-    if (!cur || !owner)
+    if (!cur || !owner || (G->partial && !defd))
         goto out;
     for (unsigned u = 0; u < WA_UNITS; u++)
         owner[u] = WA_NONE;
     for (unsigned b = 0; b < G->nb; b++) {
         unsigned first = G->bfirst[b], end = b + 1 < G->nb ? G->bfirst[b + 1] : G->n;
         const wa_instr *last = &prog->instrs[end - 1];
+        /* forwards: whether each weak read's old value may be defined */
+        wmd.n = 0;
+        for (unsigned i = first; G->partial && i < end; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                if (!weak_read(G, i, in, info, k))
+                    continue;
+                unsigned m = op_bits(C, &in->ops[k], bits);
+                for (unsigned j = 0; j < m; j++) {
+                    unsigned x = bits[j];
+                    int md = x >= C->phys0 || G->md_all[b] || defd[x] == b + 1 ||
+                             set_has(&G->md_in[b], x);
+                    if (vecu_push(ctx, &wmd, (unsigned)md))
+                        goto out;
+                }
+            }
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+                if (wa_instr_role(in, info, k) & WA_ROLE_DEF) {
+                    unsigned m = op_bits(C, &in->ops[k], bits);
+                    for (unsigned j = 0; j < m; j++)
+                        defd[bits[j]] = b + 1;
+                }
+        }
         unsigned no = live_out_of(C, G, b);
         set.n = 0;
         for (unsigned k = 0; k < no; k++) {
@@ -385,6 +601,7 @@ static wa_status walk(chk *C, cfgc *G)
                 goto out;
             hold(C, owner, x, last, "after");
         }
+        unsigned wp = wmd.n;
         for (unsigned i = end; i-- > first;) {
             const wa_instr *in = &prog->instrs[i];
             const wa_isa_info *info = wa_isa(in->op);
@@ -413,17 +630,29 @@ static wa_status walk(chk *C, cfgc *G)
                             release(C, owner, bits[j]);
                         }
                 }
+            /* this item's weak reads are the last entries of wmd not yet taken */
+            unsigned nweak = 0;
             for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-                if (wa_instr_role(in, info, k) & WA_ROLE_USE) {
-                    unsigned m = op_bits(C, &in->ops[k], bits);
-                    for (unsigned j = 0; j < m; j++)
-                        if (!bit_in(cur, bits[j])) {
-                            cur[bits[j] >> 6] |= 1ull << (bits[j] & 63);
-                            if (vecu_push(ctx, &set, bits[j]))
-                                goto out;
-                            hold(C, owner, bits[j], in, "before");
-                        }
+                if (weak_read(G, i, in, info, k))
+                    nweak += op_bits(C, &in->ops[k], bits);
+            unsigned wi = wp - nweak;
+            wp = wi;
+            for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+                int weak = weak_read(G, i, in, info, k);
+                if (!(wa_instr_role(in, info, k) & WA_ROLE_USE) && !weak)
+                    continue;
+                unsigned m = op_bits(C, &in->ops[k], bits);
+                for (unsigned j = 0; j < m; j++) {
+                    if (weak && !wmd.v[wi++])
+                        continue; /* nothing defined to keep */
+                    if (!bit_in(cur, bits[j])) {
+                        cur[bits[j] >> 6] |= 1ull << (bits[j] & 63);
+                        if (vecu_push(ctx, &set, bits[j]))
+                            goto out;
+                        hold(C, owner, bits[j], in, "before");
+                    }
                 }
+            }
         }
         /* forget the block's owners: they are all live at its start */
         for (unsigned k = 0; k < set.n; k++) {
@@ -438,7 +667,9 @@ static wa_status walk(chk *C, cfgc *G)
 out:
     wa_mem_free(ctx, cur);
     wa_mem_free(ctx, owner);
+    wa_mem_free(ctx, defd);
     wa_mem_free(ctx, set.v);
+    wa_mem_free(ctx, wmd.v);
     return st;
 }
 
@@ -450,26 +681,58 @@ static wa_status check_blocks(chk *C)
     G.n = C->prog->ninstrs;
     G.blk = wa_mem_calloc(ctx, G.n + 1, sizeof(unsigned));
     G.lbl = wa_mem_alloc(ctx, ((size_t)C->prog->nlabels + 1) * sizeof(unsigned));
+    uint8_t *partial = NULL;
     wa_status st = WA_E_NOMEM;
     if (G.blk && G.lbl) {
         for (unsigned l = 0; l <= C->prog->nlabels; l++)
             G.lbl[l] = WA_NONE;
-        st = dataflow(C, &G);
+        /* where EXEC may be partial: the one analysis shared with liveness */
+        int writes = 0, any = 0;
+        for (unsigned i = 0; i < G.n && !writes; i++)
+            writes = wa_instr_writes_exec(&C->prog->instrs[i], wa_isa(C->prog->instrs[i].op));
+        st = WA_OK;
+        if (writes) {
+            wa_cfg cfg;
+            memset(&cfg, 0, sizeof(cfg));
+            st = wa_cfg_build(&cfg, C->prog);
+            if (!st)
+                st = wa_exec_partial(&partial, &any, C->prog, &cfg);
+            wa_cfg_free(&cfg, ctx);
+        }
+        G.partial = any ? partial : NULL;
+        if (!st)
+            st = dataflow(C, &G);
         if (!st)
             st = walk(C, &G);
     }
-    for (unsigned b = 0; G.lin && b < G.nb; b++)
-        wa_mem_free(ctx, G.lin[b].v);
-    wa_mem_free(ctx, G.lin);
+    for (unsigned b = 0; b < G.nb; b++) {
+        if (G.s_in)
+            wa_mem_free(ctx, G.s_in[b].v);
+        if (G.a_in)
+            wa_mem_free(ctx, G.a_in[b].v);
+        if (G.md_in)
+            wa_mem_free(ctx, G.md_in[b].v);
+    }
+    wa_mem_free(ctx, partial);
+    wa_mem_free(ctx, G.s_in);
+    wa_mem_free(ctx, G.a_in);
+    wa_mem_free(ctx, G.md_in);
+    wa_mem_free(ctx, G.md_all);
+    wa_mem_free(ctx, G.reach);
+    wa_mem_free(ctx, G.pred_off);
+    wa_mem_free(ctx, G.preds);
     wa_mem_free(ctx, G.blk);
     wa_mem_free(ctx, G.lbl);
     wa_mem_free(ctx, G.bfirst);
-    wa_mem_free(ctx, G.use_off);
-    wa_mem_free(ctx, G.def_off);
-    wa_mem_free(ctx, G.use.v);
-    wa_mem_free(ctx, G.def.v);
+    wa_mem_free(ctx, G.use.off);
+    wa_mem_free(ctx, G.wuse.off);
+    wa_mem_free(ctx, G.def.off);
+    wa_mem_free(ctx, G.use.v.v);
+    wa_mem_free(ctx, G.wuse.v.v);
+    wa_mem_free(ctx, G.def.v.v);
     wa_mem_free(ctx, G.t1);
     wa_mem_free(ctx, G.t2);
+    wa_mem_free(ctx, G.t3);
     return st;
 }
 

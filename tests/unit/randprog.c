@@ -56,7 +56,7 @@ void rp_config_default(rp_config *c)
     c->max_vregs = 90;
     c->max_depth = 3;
     c->loops = c->ifs = c->unreachable = c->mfma = c->agprs = c->wide = 1;
-    c->phys_temps = c->holes = c->tuples = 1;
+    c->phys_temps = c->holes = c->tuples = c->masked = 1;
 }
 
 #define G_MAXV 160u
@@ -651,6 +651,44 @@ static void gen_if(gen *g, long steps, int with_else)
     meet(g->d, then_d);
 }
 
+/* A region under a narrowed EXEC: lanes compared against a constant are kept
+   (v_cmp + s_and_saveexec_b64 into an SGPR pair), optionally skipped when none
+   is (s_cbranch_execz), then EXEC restored (s_or_b64 or s_mov_b64 from the saved
+   pair), or left narrowed, or restored from a pair the region overwrote (which
+   the analysis must not trust). Vector writes inside keep the other lanes. */
+static void gen_masked(gen *g, long steps)
+{
+    wa_operand saved, vcc = wa_opnd_special(WA_SPECIAL_VCC), exec = wa_opnd_special(WA_SPECIAL_EXEC);
+    if (!new_vreg(g, WA_REG_SGPR, 2, &saved))
+        return;
+    gcheck(g, wa_build_valu(NULL, g->prog, WA_OP_V_CMP_GT_U32, vcc,
+                            wa_opnd_imm((int64_t)rp_below(&g->rng, 64)), g->lane, wa_opnd_none()),
+           "v_cmp");
+    gcheck(g, wa_build_salu(NULL, g->prog, WA_OP_S_AND_SAVEEXEC_B64, saved, vcc, wa_opnd_none()),
+           "s_and_saveexec_b64");
+    mark_def(g, &saved);
+    g->left -= 2;
+    uint32_t pre[G_SLOTS];
+    memcpy(pre, g->d, sizeof(pre));
+    int skip = rp_chance(&g->rng, 50);
+    wa_label after = skip ? new_label(g) : 0;
+    if (skip)
+        branch(g, WA_OP_S_CBRANCH_EXECZ, after);
+    gen_seq(g, steps);
+    unsigned how = rp_below(&g->rng, 10);
+    if (how == 0 && g->cfg->holes) /* overwrite the saved pair: the restore is not one */
+        emit_salu(g, WA_OP_S_MOV_B64, saved, wa_opnd_imm(-1), wa_opnd_none());
+    if (skip) {
+        place(g, after);
+        meet(g->d, pre);
+    }
+    if (how <= 5)
+        emit_salu(g, WA_OP_S_OR_B64, exec, exec, saved);
+    else if (how <= 7)
+        emit_salu(g, WA_OP_S_MOV_B64, exec, saved, wa_opnd_none());
+    /* else: EXEC stays narrowed */
+}
+
 static void gen_unreachable(gen *g, long steps)
 {
     uint32_t pre[G_SLOTS];
@@ -678,16 +716,20 @@ static void gen_seq(gen *g, long steps)
             g->depth++;
             gen_if(g, sub, rp_chance(&g->rng, 70));
             g->depth--;
-        } else if (r < 19 && g->cfg->unreachable && g->depth < g->cfg->max_depth) {
+        } else if (r < 19 && g->cfg->masked && g->depth < g->cfg->max_depth) {
+            g->depth++;
+            gen_masked(g, sub);
+            g->depth--;
+        } else if (r < 22 && g->cfg->unreachable && g->depth < g->cfg->max_depth) {
             g->depth++;
             gen_unreachable(g, 1 + (long)rp_below(&g->rng, 3));
             g->depth--;
-        } else if (r < 24 && g->nloops > g->loop_floor) {
+        } else if (r < 27 && g->nloops > g->loop_floor) {
             /* an early exit from this loop or an enclosing one */
             gloop *L = &g->loops[g->nloops - 1 - rp_below(&g->rng, g->nloops - g->loop_floor)];
             cond_branch(g, L->exit);
             meet(L->emask, g->d);
-        } else if (r < 26) {
+        } else if (r < 29) {
             gcheck(g, wa_build_comment(g->prog, "random comment"), "comment");
             g->left--;
         } else {
@@ -773,6 +815,7 @@ struct rp_ref {
     unsigned char *vcls;
     uint64_t *use, *def, *lin, *lout; /* n * W each */
     unsigned char *mfma, *pseudo;
+    unsigned char *narrow; /* EXEC may be narrower than at entry, per item */
     /* blocks */
     unsigned nb;
     unsigned *first, *last, *item_block;
@@ -1073,6 +1116,201 @@ static int vreg_in(const rp_ref *r, const uint64_t *set, unsigned v)
     return 0;
 }
 
+/* ---- EXEC: where it may be narrower than at entry (item by item) ----------------
+
+   An independent restatement of the rule liveness.h documents for
+   wa_liveness_exec_partial: the state before an item is "whole" or not, plus the
+   SGPR pairs known to hold the entry mask; s_and_saveexec_b64 D, S saves it into
+   D (when whole) and narrows EXEC; s_mov_b64 D, exec saves it; s_mov_b64 exec, S
+   and s_or_b64 exec, X, Y restore it when S (X or Y) is the entry mask;
+   s_and_b64 exec, X, Y keeps it when both are; any other write of EXEC narrows
+   it; any other SGPR write forgets the pairs it overlaps. Joins over reachable
+   predecessors; unreachable items are not narrowed (they never run). */
+
+#define X_MAXS 16u
+
+/* Saved entry masks are pairs of SGPR component bits (the reference's own
+   numbering, operand_bits), named by the first bit. */
+typedef struct xs {
+    int known, whole;
+    unsigned n;
+    unsigned bit[X_MAXS];
+} xs;
+
+static int x_is_exec(const wa_operand *o, int only64)
+{
+    return o->kind == WA_OPND_SPECIAL &&
+           (o->id == WA_SPECIAL_EXEC ||
+            (!only64 && (o->id == WA_SPECIAL_EXEC_LO || o->id == WA_SPECIAL_EXEC_HI)));
+}
+
+/* First bit of a 2-register SGPR operand, NONE otherwise. */
+static unsigned x_pair_bit(const rp_ref *r, const wa_operand *o)
+{
+    unsigned bits[2];
+    if (o->reg_class != WA_REG_SGPR || o->count != 2 || operand_bits(r, o, bits, 2) != 2)
+        return NONE;
+    return bits[0];
+}
+
+static int x_entry(const rp_ref *r, const xs *x, const wa_operand *o)
+{
+    if (x_is_exec(o, 1))
+        return x->whole;
+    unsigned b = x_pair_bit(r, o);
+    for (unsigned k = 0; k < x->n && b != NONE; k++)
+        if (x->bit[k] == b)
+            return 1;
+    return 0;
+}
+
+static void x_forget(const rp_ref *r, xs *x, const wa_operand *o)
+{
+    unsigned bits[64];
+    unsigned m = operand_bits(r, o, bits, 64), w = 0;
+    for (unsigned k = 0; k < x->n; k++) {
+        int hit = 0;
+        for (unsigned j = 0; j < m; j++)
+            hit |= bits[j] == x->bit[k] || bits[j] == x->bit[k] + 1;
+        if (!hit)
+            x->bit[w++] = x->bit[k];
+    }
+    x->n = w;
+}
+
+static void x_save(const rp_ref *r, xs *x, const wa_operand *o)
+{
+    unsigned b = x_pair_bit(r, o);
+    if (b == NONE || x->n >= X_MAXS || x_entry(r, x, o))
+        return;
+    x->bit[x->n++] = b;
+}
+
+static void x_step(const rp_ref *r, xs *x, const wa_instr_view *v)
+{
+    const wa_isa_info *info = wa_isa_get(v->opcode);
+    if (info->flags & WA_IF_PSEUDO)
+        return;
+    unsigned nops = v->num_operands < info->num_operands ? v->num_operands : info->num_operands;
+    int writes = (info->implicit_defs & WA_IMPL_EXEC) != 0;
+    for (unsigned k = 0; k < nops; k++)
+        if ((role_of(v, info, k) & WA_ROLE_DEF) && x_is_exec(&v->operands[k], 0))
+            writes = 1;
+    const wa_operand *o = v->operands;
+    if (v->opcode == WA_OP_S_AND_SAVEEXEC_B64) {
+        int whole = x->whole, src = x_entry(r, x, &o[1]);
+        x_forget(r, x, &o[0]);
+        if (whole)
+            x_save(r, x, &o[0]);
+        x->whole = whole && src;
+        return;
+    }
+    if (!writes) {
+        for (unsigned k = 0; k < nops; k++)
+            if (role_of(v, info, k) & WA_ROLE_DEF)
+                x_forget(r, x, &o[k]);
+        if (v->opcode == WA_OP_S_MOV_B64 && x_is_exec(&o[1], 1) && x->whole)
+            x_save(r, x, &o[0]);
+        return;
+    }
+    int whole = 0;
+    if (x_is_exec(&o[0], 1)) {
+        if (v->opcode == WA_OP_S_MOV_B64)
+            whole = x_entry(r, x, &o[1]);
+        else if (v->opcode == WA_OP_S_OR_B64)
+            whole = x_entry(r, x, &o[1]) || x_entry(r, x, &o[2]);
+        else if (v->opcode == WA_OP_S_AND_B64)
+            whole = x_entry(r, x, &o[1]) && x_entry(r, x, &o[2]);
+    }
+    for (unsigned k = 0; k < nops; k++)
+        if ((role_of(v, info, k) & WA_ROLE_DEF) && !x_is_exec(&o[k], 0))
+            x_forget(r, x, &o[k]);
+    x->whole = whole;
+}
+
+/* dst = dst meet src; 1 if dst changed */
+static int x_meet(xs *dst, const xs *src)
+{
+    if (!src->known)
+        return 0;
+    if (!dst->known) {
+        *dst = *src;
+        return 1;
+    }
+    int changed = dst->whole && !src->whole;
+    dst->whole = dst->whole && src->whole;
+    unsigned w = 0;
+    for (unsigned k = 0; k < dst->n; k++) {
+        int keep = 0;
+        for (unsigned j = 0; j < src->n; j++)
+            keep |= src->bit[j] == dst->bit[k];
+        if (keep)
+            dst->bit[w++] = dst->bit[k];
+        else
+            changed = 1;
+    }
+    dst->n = w;
+    return changed;
+}
+
+/* narrow[i]: EXEC may be narrower than at entry before item i. */
+static unsigned char *ref_exec_narrow(const rp_ref *r, const wa_program *prog, unsigned n,
+                                      const unsigned *isucc, const unsigned char *nis)
+{
+    unsigned char *narrow = xcalloc(n + 1, 1);
+    xs *in = xcalloc(n + 1, sizeof(xs));
+    if (n) {
+        in[0].known = 1;
+        in[0].whole = 1;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (!in[i].known)
+                continue;
+            xs x = in[i];
+            wa_instr_view v;
+            wa_program_get(&v, prog, i);
+            x_step(r, &x, &v);
+            for (unsigned k = 0; k < nis[i]; k++)
+                changed |= x_meet(&in[isucc[2 * i + k]], &x);
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        narrow[i] = in[i].known && !in[i].whole; /* unreachable items never run */
+    free(in);
+    return narrow;
+}
+
+/* Backward liveness to the fixed point over items: lin = use | (lout & ~def). */
+static void ref_backward(unsigned n, unsigned W, const uint64_t *use, const uint64_t *def,
+                         const unsigned *isucc, const unsigned char *nis, uint64_t *lin,
+                         uint64_t *lout)
+{
+    uint64_t *tmp = xcalloc(W + 1, sizeof(uint64_t));
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned i = n; i-- > 0;) {
+            memset(tmp, 0, W * sizeof(uint64_t));
+            for (unsigned k = 0; k < nis[i]; k++) {
+                const uint64_t *s = lin + (size_t)isucc[2 * i + k] * W;
+                for (unsigned w = 0; w < W; w++)
+                    tmp[w] |= s[w];
+            }
+            uint64_t *lo = lout + (size_t)i * W, *li = lin + (size_t)i * W;
+            const uint64_t *u = use + (size_t)i * W, *d = def + (size_t)i * W;
+            for (unsigned w = 0; w < W; w++) {
+                uint64_t x = u[w] | (tmp[w] & ~d[w]);
+                if (lo[w] != tmp[w] || li[w] != x)
+                    changed = 1;
+                lo[w] = tmp[w];
+                li[w] = x;
+            }
+        }
+    }
+    free(tmp);
+}
+
 rp_ref *rp_ref_compute(const wa_program *prog)
 {
     rp_ref *r = xcalloc(1, sizeof(*r));
@@ -1146,28 +1384,92 @@ rp_ref *rp_ref_compute(const wa_program *prog)
         if (!(info->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && i + 1 < n)
             isucc[2 * i + nis[i]++] = i + 1;
     }
-    /* iterate to the fixed point */
-    uint64_t *tmp = xcalloc(W + 1, sizeof(uint64_t));
+    /* Writes under a narrowed EXEC: a VGPR/AGPR destination written (not read)
+       keeps its other lanes, a weak read of the old value (for a physical
+       register an ordinary read: it always holds something). */
+    unsigned char *narrow = ref_exec_narrow(r, prog, n, isucc, nis);
+    uint64_t *wuse = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
+    for (unsigned i = 0; i < n; i++) {
+        if (!narrow[i] || r->pseudo[i])
+            continue;
+        wa_instr_view v;
+        wa_program_get(&v, prog, i);
+        const wa_isa_info *info = wa_isa_get(v.opcode);
+        for (unsigned k = 0; k < v.num_operands && k < info->num_operands; k++) {
+            const wa_operand *o = &v.operands[k];
+            unsigned role = role_of(&v, info, k);
+            if (!(role & WA_ROLE_DEF) || (role & WA_ROLE_USE) ||
+                (o->reg_class != WA_REG_VGPR && o->reg_class != WA_REG_AGPR))
+                continue;
+            unsigned m = operand_bits(r, o, bits, 64);
+            for (unsigned j = 0; j < m; j++)
+                bit_set((bits[j] >= r->phys0 ? r->use : wuse) + (size_t)i * W, bits[j]);
+        }
+    }
+    /* live = S | (A & MD): S from the ordinary reads, A from all reads, MD where a
+       definition may have reached (forwards; everything in unreachable code;
+       physical registers always) */
+    uint64_t *all_use = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
+    for (size_t w = 0; w < (size_t)n * W; w++)
+        all_use[w] = r->use[w] | wuse[w];
+    uint64_t *ain = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
+    uint64_t *aout = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
+    ref_backward(n, W, r->use, r->def, isucc, nis, r->lin, r->lout);
+    ref_backward(n, W, all_use, r->def, isucc, nis, ain, aout);
+    unsigned char *ireach = xcalloc(n + 1, 1);
+    {
+        unsigned *stack = xcalloc(n + 1, sizeof(unsigned)), sp = 0;
+        if (n) {
+            ireach[0] = 1;
+            stack[sp++] = 0;
+        }
+        while (sp) {
+            unsigned i = stack[--sp];
+            for (unsigned k = 0; k < nis[i]; k++)
+                if (!ireach[isucc[2 * i + k]]) {
+                    ireach[isucc[2 * i + k]] = 1;
+                    stack[sp++] = isucc[2 * i + k];
+                }
+        }
+        free(stack);
+    }
+    uint64_t *mdin = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
+    uint64_t *mdout = xcalloc((size_t)n * W + 1, sizeof(uint64_t));
     for (int changed = 1; changed;) {
         changed = 0;
-        for (unsigned i = n; i-- > 0;) {
-            memset(tmp, 0, W * sizeof(uint64_t));
-            for (unsigned k = 0; k < nis[i]; k++) {
-                const uint64_t *s = r->lin + (size_t)isucc[2 * i + k] * W;
-                for (unsigned w = 0; w < W; w++)
-                    tmp[w] |= s[w];
-            }
-            uint64_t *lo = r->lout + (size_t)i * W, *li = r->lin + (size_t)i * W;
-            const uint64_t *u = r->use + (size_t)i * W, *d = r->def + (size_t)i * W;
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t *mi = mdin + (size_t)i * W, *mo = mdout + (size_t)i * W;
             for (unsigned w = 0; w < W; w++) {
-                uint64_t in = u[w] | (tmp[w] & ~d[w]);
-                if (lo[w] != tmp[w] || li[w] != in)
+                uint64_t in = ireach[i] ? 0 : ~0ull;
+                if (ireach[i])
+                    for (unsigned p = 0; p < n; p++)
+                        for (unsigned k = 0; k < nis[p]; k++)
+                            if (isucc[2 * p + k] == i && ireach[p])
+                                in |= mdout[(size_t)p * W + w];
+                for (unsigned b = 0; b < 64; b++)
+                    if (64 * w + b >= r->phys0)
+                        in |= 1ull << b; /* physical registers */
+                uint64_t out = in | r->def[(size_t)i * W + w];
+                if (mi[w] != in || mo[w] != out)
                     changed = 1;
-                lo[w] = tmp[w];
-                li[w] = in;
+                mi[w] = in;
+                mo[w] = out;
             }
         }
     }
+    for (size_t w = 0; w < (size_t)n * W; w++) {
+        r->lin[w] |= ain[w] & mdin[w];
+        r->lout[w] |= aout[w] & mdout[w];
+    }
+    r->narrow = narrow;
+    free(wuse);
+    free(all_use);
+    free(ain);
+    free(aout);
+    free(mdin);
+    free(mdout);
+    free(ireach);
+    uint64_t *tmp = xcalloc(W + 1, sizeof(uint64_t));
     free(isucc);
     free(nis);
     build_blocks(r, prog, label_item, nlabels);
@@ -1286,6 +1588,7 @@ void rp_ref_free(rp_ref *r)
     free(r->lout);
     free(r->mfma);
     free(r->pseudo);
+    free(r->narrow);
     free(r->first);
     free(r->last);
     free(r->item_block);
@@ -1418,6 +1721,11 @@ unsigned rp_compare_liveness(const rp_ref *r, const wa_program *prog, const wa_l
     }
     unsigned *a = xcalloc(r->nv + 2 * nb + 8, sizeof(unsigned));
     unsigned *want = xcalloc(r->nv + 2 * nb + 8, sizeof(unsigned));
+    /* where EXEC may be narrower than at entry */
+    for (unsigned i = 0; i < r->n; i++)
+        if (!wa_liveness_exec_partial(live, i) != !r->narrow[i])
+            differ(&S, "item %u: exec partial %d, reference %d", i, wa_liveness_exec_partial(live, i),
+                   r->narrow[i]);
     /* blocks */
     for (unsigned b = 0; b < nb; b++) {
         wa_block_info bi;

@@ -38,6 +38,7 @@ typedef struct rp_config {
     int loops, ifs, unreachable, mfma, agprs, wide, phys_temps, holes;
     int tuples;            /* 0: VGPRs and AGPRs are single registers only (no MFMA,
                               no wide loads, no partial definitions) */
+    int masked;            /* regions under a narrowed EXEC (s_and_saveexec_b64) */
 } rp_config;
 
 /* Everything on: loops, diamonds, unreachable code, MFMAs, AGPRs, SGPR/VGPR tuples up

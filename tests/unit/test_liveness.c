@@ -792,6 +792,148 @@ static void mfma_redefinition_at_block_start(void)
     wa_context_destroy(ctx);
 }
 
+/* ---- partial writes: EXEC narrower than at entry ----------------------------------------- */
+
+static const char *exec_text(const wa_liveness *live, unsigned n)
+{
+    static char buf[128];
+    for (unsigned i = 0; i < n && i + 1 < sizeof(buf); i++)
+        buf[i] = wa_liveness_exec_partial(live, i) ? 'x' : '.';
+    buf[n < sizeof(buf) - 1 ? n : sizeof(buf) - 1] = '\0';
+    return buf;
+}
+
+/* A default value, then a load for some lanes: the load keeps the default in
+   the others, so the default stays live up to it (no hole another value could
+   take). A register first written under the narrowed EXEC has nothing to keep. */
+static void partial_write_keeps_old_lanes(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_mov_b32 %v1, 0\n"                          /* 0 */
+                                  "  v_cmp_gt_u32 vcc, 16, v0\n"                  /* 1 */
+                                  "  s_and_saveexec_b64 %s2<2,align=2>, vcc\n"    /* 2 */
+                                  "  global_load_dword %v1, v0, s[0:1]\n"         /* 3 */
+                                  "  v_add_u32 %v3, %v1, 1\n"                     /* 4 */
+                                  "  v_readfirstlane_b32 %s4, %v3\n"              /* 5 */
+                                  "  s_or_b64 exec, exec, %s2\n"                  /* 6 */
+                                  "  v_mov_b32 %v5, 7\n"                          /* 7 */
+                                  "  global_store_dword v0, %v1, s[0:1]\n"        /* 8 */
+                                  "  global_store_dword v0, %v5, s[0:1]\n"        /* 9 */
+                                  "  s_endpgm\n");                                /* 10 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 11), "...xxxx....");
+    CHECK_SEGS(live, 1, "[1,16]");  /* without the rule: [1,1] [7,16] */
+    CHECK_SEGS(live, 3, "[9,10]");
+    CHECK_SEGS(live, 5, "[15,18]"); /* EXEC whole again: an ordinary write */
+    unsigned n;
+    wa_liveness_live_on_entry(live, &n);
+    CHECK_EQ_UINT(n, 0);
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+
+    /* the same without s_and_saveexec_b64: nothing is partial, the hole is back */
+    prog = parse(ctx, "  v_mov_b32 %v1, 0\n"
+                      "  v_cmp_gt_u32 vcc, 16, v0\n"
+                      "  s_mov_b64 %s2<2,align=2>, vcc\n"
+                      "  global_load_dword %v1, v0, s[0:1]\n"
+                      "  global_store_dword v0, %v1, s[0:1]\n"
+                      "  s_endpgm\n");
+    REQUIRE(prog);
+    live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 6), "......");
+    CHECK_SEGS(live, 1, "[1,1] [7,8]");
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* Divergent if/else: each side writes %v2 for its lanes, the join reads all of
+   them. The then-side value must survive the else side, where %v3 lives. */
+static void partial_write_divergent_if_else(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_cmp_gt_u32 vcc, 16, v0\n"                  /* 0 */
+                                  "  s_and_saveexec_b64 %s1<2,align=2>, vcc\n"    /* 1 */
+                                  "  v_mov_b32 %v2, 1\n"                          /* 2 */
+                                  "  s_andn2_b64 exec, %s1, exec\n"               /* 3 */
+                                  "  v_mov_b32 %v3, 5\n"                          /* 4 */
+                                  "  v_add_u32 %v2, %v3, 2\n"                     /* 5 */
+                                  "  s_or_b64 exec, exec, %s1\n"                  /* 6 */
+                                  "  global_store_dword v0, %v2, s[0:1]\n"        /* 7 */
+                                  "  s_endpgm\n");                                /* 8 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 9), "..xxxxx..");
+    CHECK_SEGS(live, 2, "[5,14]");
+    CHECK_SEGS(live, 3, "[9,10]");
+    CHECK(wa_liveness_is_live(live, 2, 9) && wa_liveness_is_live(live, 3, 9));
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* A loop with a narrowed EXEC: lanes can stop iterating (here they all run the
+   same count, but the analysis cannot know), so a value written in the body is
+   kept around the back edge; it is not live before the loop, where nothing
+   defines it. */
+static void partial_write_in_loop(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_cmp_gt_u32 vcc, 16, v0\n"                  /* 0 */
+                                  "  s_and_saveexec_b64 %s1<2,align=2>, vcc\n"    /* 1 */
+                                  "  s_mov_b32 %s2, 0\n"                          /* 2 */
+                                  "L0:\n"                                         /* 3 */
+                                  "  v_add_u32 %v3, %s2, v0\n"                    /* 4 */
+                                  "  s_add_u32 %s2, %s2, 1\n"                     /* 5 */
+                                  "  s_cmp_lt_u32 %s2, 4\n"                       /* 6 */
+                                  "  s_cbranch_scc1 L0\n"                         /* 7 */
+                                  "  s_or_b64 exec, exec, %s1\n"                  /* 8 */
+                                  "  global_store_dword v0, %v3, s[0:1]\n"        /* 9 */
+                                  "  s_endpgm\n");                                /* 10 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 11), "..xxxxxxx..");
+    CHECK_SEGS(live, 3, "[6,18]"); /* from the loop's first point */
+    check_live_sets(live, 0, "", "1 2");
+    check_live_sets(live, 1, "1 2 3", "1 2 3");
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* Which writes of EXEC restore the entry mask: a pair saved while EXEC was whole
+   and not written since. A physical VGPR written under a narrowed EXEC always
+   holds something: it is live from the entry. */
+static void exec_restores(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  s_mov_b64 %s1<2,align=2>, exec\n"            /* 0: saved */
+                                  "  v_cmp_gt_u32 vcc, 16, v0\n"                  /* 1 */
+                                  "  s_and_saveexec_b64 %s2<2,align=2>, vcc\n"    /* 2 */
+                                  "  s_mov_b32 %s2[0], 0\n"                       /* 3: no longer */
+                                  "  s_or_b64 exec, exec, %s2\n"                  /* 4: not a restore */
+                                  "  v_mov_b32 v1, 3\n"                           /* 5 */
+                                  "  s_mov_b64 exec, %s1\n"                       /* 6: a restore */
+                                  "  global_store_dword v0, v1, s[0:1]\n"         /* 7 */
+                                  "  s_and_b64 exec, exec, %s1\n"                 /* 8: whole & whole */
+                                  "  s_endpgm\n");                                /* 9 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 10), "...xxxx...");
+    CHECK_EQ_UINT(wa_liveness_pressure(live, 0, WA_REG_VGPR), 2); /* v0 and v1 */
+    CHECK_EQ_INT(wa_liveness_exec_partial(live, 10), 0);
+    CHECK_EQ_INT(wa_liveness_exec_partial(NULL, 0), 0);
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* v_writelane_b32 reads and writes vdst: the value stays live from its
    definition through the write lane, with no hole. */
 static void read_modify_write(void)
@@ -1131,6 +1273,9 @@ UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_d
                          UT_CASE(labels_and_comments_only) UT_CASE(component_and_subrange_uses)
                              UT_CASE(partial_definitions) UT_CASE(mfma_early_clobber_and_tie)
                              UT_CASE(mfma_redefinition_at_block_start)
+                             UT_CASE(partial_write_keeps_old_lanes)
+                             UT_CASE(partial_write_divergent_if_else)
+                             UT_CASE(partial_write_in_loop) UT_CASE(exec_restores)
                                  UT_CASE(read_modify_write) UT_CASE(physical_registers_count)
                                      UT_CASE(live_on_entry) UT_CASE(ssa_check)
                                          UT_CASE(api_and_options) UT_CASE(debug_switch_logs)

@@ -1271,6 +1271,39 @@ static void host_made_allocation(void)
     wa_context_destroy(ctx);
 }
 
+/* A load under a narrowed EXEC keeps the other lanes of its destination: the
+   default written before it must keep its register until then, so a value that
+   lives in between cannot borrow it. */
+static void partial_write_keeps_register(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_mov_b32 %v1, 0\n"                          /* 0 */
+                                  "  v_mov_b32 %v4, 9\n"                          /* 1 */
+                                  "  global_store_dword v0, %v4, s[0:1]\n"        /* 2 */
+                                  "  v_cmp_gt_u32 vcc, 16, v0\n"                  /* 3 */
+                                  "  s_and_saveexec_b64 %s2<2,align=2>, vcc\n"    /* 4 */
+                                  "  global_load_dword %v1, v0, s[0:1]\n"         /* 5 */
+                                  "  s_or_b64 exec, exec, %s2\n"                  /* 6 */
+                                  "  global_store_dword v0, %v1, s[0:1]\n"        /* 7 */
+                                  "  s_endpgm\n");
+    REQUIRE(prog);
+    wa_regalloc_result *res = alloc(prog, NULL);
+    REQUIRE(res);
+    CHECK(reg_of(res, 1) != reg_of(res, 4));
+    CHECK_EQ_UINT(stats_of(res).peak_vgprs, 3);
+    wa_regalloc_destroy(res);
+    /* v0, the default and %v4 are live at once: two VGPRs are not enough */
+    wa_regalloc_options o = WA_REGALLOC_OPTIONS_INIT;
+    o.max_vgprs = 2;
+    CHECK_RUN_FAILS(prog, &o, WA_E_ALLOC);
+    int noted = 0;
+    for (unsigned i = 0; i < wa_context_diag_count(ctx); i++)
+        noted |= strstr(wa_context_diag(ctx, i)->message, "3 VGPRs are live at once at I1") != NULL;
+    CHECK_MSG(noted, "no pressure note:%s", ut_diags_text(ctx));
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* ---- the checker against bad allocations ------------------------------------------------------ */
 
 /* The checker only sees a program and an allocation, so a bad allocation is made
@@ -1754,7 +1787,7 @@ UT_SUITE(UT_CASE(class_pools_are_separate) UT_CASE(vgpr_tuple_alignment)
              UT_CASE(agpr_and_declared_alignment) UT_CASE(sgpr_tuple_alignment)
                  UT_CASE(precolored_abi_registers) UT_CASE(reserved_registers) UT_CASE(limits)
                      UT_CASE(bad_options) UT_CASE(tied_mfma_accumulator)
-                         UT_CASE(read_modify_write_keeps_register) UT_CASE(move_coalescing)
+                         UT_CASE(read_modify_write_keeps_register) UT_CASE(partial_write_keeps_register) UT_CASE(move_coalescing)
                              UT_CASE(lifetime_holes) UT_CASE(hole_fits_count_only_holes)
                                  UT_CASE(peak_equals_pressure)
                                  UT_CASE(lookup_and_apply) UT_CASE(lookup_of_unused_ids)
