@@ -37,7 +37,11 @@ typedef enum wa_status {
     WA_E_RANGE = -7,       /* number outside the allowed range */
     WA_E_IO = -8,          /* file could not be read or written */
     WA_E_ALLOC = -9,       /* register allocation impossible within limits */
-    WA_E_INTERNAL = -10    /* library bug: please report */
+    WA_E_INTERNAL = -10,   /* library bug: please report */
+    WA_E_SIM_FAULT = -11,  /* simulated kernel: memory access outside what it may touch */
+    WA_E_SIM_WAIT = -12,   /* simulated kernel: a missing s_waitcnt (data used in flight) */
+    WA_E_SIM_HAZARD = -13, /* simulated kernel: too few wait states between two instructions */
+    WA_E_SIM_LIMIT = -14   /* simulated kernel: instruction limit reached (endless loop?) */
 } wa_status;
 
 /* Static, never NULL: "ok", "invalid argument", ... ("unknown status" otherwise). */

@@ -12,6 +12,7 @@
 #include <waveasm/emit.h>
 #include <waveasm/liveness.h>
 #include <waveasm/regalloc.h>
+#include <waveasm/sim.h>
 
 WA_BEGIN_DECLS
 

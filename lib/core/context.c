@@ -19,6 +19,10 @@ const char *wa_status_string(wa_status status)
     case WA_E_IO: return "i/o error";
     case WA_E_ALLOC: return "register allocation failed";
     case WA_E_INTERNAL: return "internal error";
+    case WA_E_SIM_FAULT: return "simulated memory fault";
+    case WA_E_SIM_WAIT: return "missing wait in simulated kernel";
+    case WA_E_SIM_HAZARD: return "hazard in simulated kernel";
+    case WA_E_SIM_LIMIT: return "simulation limit reached";
     }
     return "unknown status";
 }

@@ -89,6 +89,10 @@ static void status_strings(void)
         { WA_E_IO, "i/o error" },
         { WA_E_ALLOC, "register allocation failed" },
         { WA_E_INTERNAL, "internal error" },
+        { WA_E_SIM_FAULT, "simulated memory fault" },
+        { WA_E_SIM_WAIT, "missing wait in simulated kernel" },
+        { WA_E_SIM_HAZARD, "hazard in simulated kernel" },
+        { WA_E_SIM_LIMIT, "simulation limit reached" },
     };
     unsigned n = sizeof(table) / sizeof(table[0]);
     CHECK_EQ_INT(WA_OK, 0);
@@ -100,7 +104,7 @@ static void status_strings(void)
             CHECK(strcmp(wa_status_string(table[i].st), wa_status_string(table[j].st)) != 0);
     }
     CHECK_STR_EQ(wa_status_string((wa_status)1), "unknown status");
-    CHECK_STR_EQ(wa_status_string((wa_status)-11), "unknown status");
+    CHECK_STR_EQ(wa_status_string((wa_status)-15), "unknown status");
     CHECK_STR_EQ(wa_status_string((wa_status)-1000), "unknown status");
 }
 
