@@ -191,15 +191,19 @@ static sim_op *heap_pop(wa_sim *sim)
 
 /* ---- global memory ------------------------------------------------------------------------ */
 
+/* [addr, addr+bytes) inside `r` (without overflowing near the top of the space) */
+static int inside(const sim_region *r, uint64_t addr, unsigned bytes)
+{
+    return addr >= r->base && addr - r->base < r->size && bytes <= r->size - (addr - r->base);
+}
+
 static const sim_region *region_of(const wa_sim *sim, uint64_t addr, unsigned bytes)
 {
-    if (addr >= sim->kernarg.base && addr + bytes <= sim->kernarg.base + sim->kernarg.size)
+    if (inside(&sim->kernarg, addr, bytes))
         return &sim->kernarg;
-    for (unsigned a = 0; a < sim->nargs; a++) {
-        const sim_region *r = &sim->bufs[a];
-        if (r->size && addr >= r->base && addr + bytes <= r->base + r->size)
-            return r;
-    }
+    for (unsigned a = 0; a < sim->nargs; a++)
+        if (inside(&sim->bufs[a], addr, bytes))
+            return &sim->bufs[a];
     return NULL;
 }
 
@@ -579,21 +583,54 @@ static void scratch_byte(const wa_sim *sim, uint64_t a, uint8_t *v, uint8_t *d)
     *d = p ? p->def[a & 4095] : 1;
 }
 
-static int cmp_byte(const wa_sim *ref, const wa_sim *other, uint8_t rv, uint8_t rd, uint8_t ov,
-                    uint8_t od, const char *what, uint64_t where, unsigned *diffs)
+/* Counts a differing byte (defined in `ref`, not the same defined value in
+   `other`); with `notes`, describes the first few. */
+static void cmp_byte(const wa_sim *ref, uint8_t rv, uint8_t rd, uint8_t ov, uint8_t od,
+                     const char *what, uint64_t where, unsigned *diffs, int notes)
 {
     if (!rd || (od && ov == rv))
-        return 0;
-    if (++*diffs <= 8) {
-        if (od)
-            wa_note(ref->ctx, WA_LOC_NONE, "%s 0x%llx: 0x%02x, the other run 0x%02x", what,
-                    (unsigned long long)where, rv, ov);
-        else
-            wa_note(ref->ctx, WA_LOC_NONE, "%s 0x%llx: 0x%02x, undefined in the other run", what,
-                    (unsigned long long)where, rv);
+        return;
+    if (++*diffs > 8 || !notes)
+        return;
+    if (od)
+        wa_note(ref->ctx, WA_LOC_NONE, "%s 0x%llx: 0x%02x, the other run 0x%02x", what,
+                (unsigned long long)where, rv, ov);
+    else
+        wa_note(ref->ctx, WA_LOC_NONE, "%s 0x%llx: 0x%02x, undefined in the other run", what,
+                (unsigned long long)where, rv);
+}
+
+static unsigned compare_pass(const wa_sim *ref, const wa_sim *other, int notes)
+{
+    unsigned diffs = 0;
+    for (unsigned a = 0; a < ref->nargs; a++) {
+        const sim_region *r = &ref->bufs[a], *o = &other->bufs[a];
+        char what[48];
+        snprintf(what, sizeof(what), "argument %u, byte", a);
+        for (uint64_t i = 0; i < r->size; i++)
+            cmp_byte(ref, r->data[i], r->def[i], o->data[i], o->def[i], what, i, &diffs, notes);
     }
-    (void)other;
-    return 1;
+    /* scratch bytes either run wrote */
+    for (int pass = 0; pass < 2; pass++) {
+        const wa_sim *s = pass ? other : ref;
+        for (unsigned slot = 0; slot < s->npage_slots; slot++)
+            for (const sim_page *p = s->pages[slot]; p; p = p->next)
+                for (unsigned i = 0; i < 4096; i++) {
+                    if (!(p->written[i >> 3] >> (i & 7) & 1u))
+                        continue;
+                    uint64_t a = p->base + i;
+                    if (pass) { /* counted in the first pass if ref wrote it too */
+                        const sim_page *rp = page_find(ref, p->base);
+                        if (rp && (rp->written[i >> 3] >> (i & 7) & 1u))
+                            continue;
+                    }
+                    uint8_t rv, rd, ov, od;
+                    scratch_byte(ref, a, &rv, &rd);
+                    scratch_byte(other, a, &ov, &od);
+                    cmp_byte(ref, rv, rd, ov, od, "scratch address", a, &diffs, notes);
+                }
+    }
+    return diffs;
 }
 
 wa_status wa_sim_compare(unsigned *out_diffs, const wa_sim *ref, const wa_sim *other)
@@ -607,44 +644,21 @@ wa_status wa_sim_compare(unsigned *out_diffs, const wa_sim *ref, const wa_sim *o
         return wa_error(ref->ctx, WA_E_INVALID, WA_LOC_NONE,
                         "wa_sim_compare: the kernels have %u and %u arguments", ref->nargs,
                         other->nargs);
-    unsigned diffs = 0;
-    for (unsigned a = 0; a < ref->nargs; a++) {
-        const sim_region *r = &ref->bufs[a], *o = &other->bufs[a];
-        if (r->size != o->size)
+    for (unsigned a = 0; a < ref->nargs; a++)
+        if (ref->bufs[a].size != other->bufs[a].size)
             return wa_error(ref->ctx, WA_E_INVALID, WA_LOC_NONE,
                             "wa_sim_compare: argument %u is bound to %llu and %llu bytes", a,
-                            (unsigned long long)r->size, (unsigned long long)o->size);
-        char what[48];
-        snprintf(what, sizeof(what), "argument %u, byte", a);
-        for (uint64_t i = 0; i < r->size; i++)
-            cmp_byte(ref, other, r->data[i], r->def[i], o->data[i], o->def[i], what, i, &diffs);
-    }
-    /* scratch bytes either run wrote */
-    for (int pass = 0; pass < 2; pass++) {
-        const wa_sim *s = pass ? other : ref;
-        for (unsigned slot = 0; slot < s->npage_slots; slot++)
-            for (const sim_page *p = s->pages[slot]; p; p = p->next)
-                for (unsigned i = 0; i < 4096; i++) {
-                    if (!(p->written[i >> 3] >> (i & 7) & 1u))
-                        continue;
-                    uint64_t a = p->base + i;
-                    if (pass) { /* counted in pass 0 if ref wrote it too */
-                        const sim_page *rp = page_find(ref, p->base);
-                        if (rp && (rp->written[i >> 3] >> (i & 7) & 1u))
-                            continue;
-                    }
-                    uint8_t rv, rd, ov, od;
-                    scratch_byte(ref, a, &rv, &rd);
-                    scratch_byte(other, a, &ov, &od);
-                    cmp_byte(ref, other, rv, rd, ov, od, "scratch address", a, &diffs);
-                }
-    }
-    if (diffs > 8)
-        wa_note(ref->ctx, WA_LOC_NONE, "%u more differing bytes", diffs - 8);
+                            (unsigned long long)ref->bufs[a].size,
+                            (unsigned long long)other->bufs[a].size);
+    unsigned diffs = compare_pass(ref, other, 0);
     if (out_diffs)
         *out_diffs = diffs;
-    if (diffs)
-        return wa_error(ref->ctx, WA_E_VALIDATE, WA_LOC_NONE,
-                        "the runs differ in %u byte%s of memory", diffs, diffs == 1 ? "" : "s");
-    return WA_OK;
+    if (!diffs)
+        return WA_OK;
+    wa_error(ref->ctx, WA_E_VALIDATE, WA_LOC_NONE, "the runs differ in %u byte%s of memory", diffs,
+             diffs == 1 ? "" : "s");
+    compare_pass(ref, other, 1);
+    if (diffs > 8)
+        wa_note(ref->ctx, WA_LOC_NONE, "%u more differing bytes", diffs - 8);
+    return WA_E_VALIDATE;
 }

@@ -57,6 +57,7 @@ void rp_config_default(rp_config *c)
     c->max_depth = 3;
     c->loops = c->ifs = c->unreachable = c->mfma = c->agprs = c->wide = 1;
     c->phys_temps = c->holes = c->tuples = c->masked = 1;
+    c->bounded_loops = 0;
 }
 
 #define G_MAXV 160u
@@ -86,6 +87,7 @@ typedef struct gen {
     unsigned loop_floor;         /* loops below this index are not exits of dead code */
     unsigned depth;
     wa_operand ptr;              /* SGPR pair loaded from the kernarg segment */
+    uint8_t fixed[G_MAXV];       /* loop counters of bounded loops: never redefined */
     wa_operand kernarg, wgid, lane;
 } gen;
 
@@ -212,7 +214,7 @@ static int pick_def(gen *g, wa_reg_class cls, unsigned n, unsigned avoid, wa_ope
         unsigned nc = 0, pick = NONE;
         for (unsigned s = 0; s < g->nv; s++)
             if (s != avoid && vcls(g, s) == cls && vsize(g, s) == n &&
-                g->v[s].id != g->ptr.id && rp_below(&g->rng, ++nc) == 0)
+                g->v[s].id != g->ptr.id && !g->fixed[s] && rp_below(&g->rng, ++nc) == 0)
                 pick = s;
         if (pick != NONE) {
             *out = g->v[pick];
@@ -604,9 +606,14 @@ static void gen_loop(gen *g, long steps)
     if (g->nloops >= G_MAXLOOPS)
         return;
     wa_operand cnt;
-    int own_counter = rp_chance(&g->rng, 70) && new_vreg(g, WA_REG_SGPR, 1, &cnt);
+    int bounded = g->cfg->bounded_loops;
+    int own_counter = (bounded || rp_chance(&g->rng, 70)) && new_vreg(g, WA_REG_SGPR, 1, &cnt);
+    if (bounded && !own_counter)
+        return;
     if (own_counter)
         emit_salu(g, WA_OP_S_MOV_B32, cnt, wa_opnd_imm(0), wa_opnd_none());
+    if (bounded)
+        g->fixed[slot_of(&cnt)] = 1;
     wa_label head = new_label(g);
     gloop *L = &g->loops[g->nloops++];
     L->exit = new_label(g);
@@ -618,7 +625,13 @@ static void gen_loop(gen *g, long steps)
     g->depth--;
     if (own_counter)
         emit_salu(g, WA_OP_S_ADD_U32, cnt, cnt, wa_opnd_imm(1)); /* loop-carried */
-    cond_branch(g, head);
+    if (bounded) { /* 1 to 4 iterations */
+        emit_salu(g, WA_OP_S_CMP_LT_U32, wa_opnd_none(), cnt,
+                  wa_opnd_imm((int64_t)(1 + rp_below(&g->rng, 4))));
+        branch(g, WA_OP_S_CBRANCH_SCC1, head);
+    } else {
+        cond_branch(g, head);
+    }
     meet(L->emask, g->d); /* the fall-through exit */
     place(g, L->exit);
     memcpy(g->d, L->emask, sizeof(g->d));

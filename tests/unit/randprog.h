@@ -39,6 +39,8 @@ typedef struct rp_config {
     int tuples;            /* 0: VGPRs and AGPRs are single registers only (no MFMA,
                               no wide loads, no partial definitions) */
     int masked;            /* regions under a narrowed EXEC (s_and_saveexec_b64) */
+    int bounded_loops;     /* every loop counts its own iterations (1 to 4) and
+                              stops: programs that terminate, for the simulator */
 } rp_config;
 
 /* Everything on: loops, diamonds, unreachable code, MFMAs, AGPRs, SGPR/VGPR tuples up
