@@ -94,5 +94,9 @@ WA_API wa_status wa_sim_get_stats(wa_sim_stats *out, const wa_sim *sim);
    WA_OK when equal, WA_E_VALIDATE when not. */
 WA_API wa_status wa_sim_compare(unsigned *out_diffs, const wa_sim *ref, const wa_sim *other);
 
+/* Whether the simulator executes opcode `op`: NULL if it does (labels and
+   comments included), else the reason it does not. */
+WA_API const char *wa_sim_unsupported(unsigned op);
+
 WA_END_DECLS
 #endif

@@ -724,6 +724,11 @@ const char *sim_unsupported_reason(unsigned op)
     return "no semantics";
 }
 
+const char *wa_sim_unsupported(unsigned op)
+{
+    return sim_unsupported_reason(op);
+}
+
 /* ---- waves and workgroups ----------------------------------------------------------------- */
 
 static wa_status setup_waves(wa_sim *sim)
