@@ -4,7 +4,7 @@
 
    Order of work: parse, retarget, validate, liveness (--print-liveness,
    --pressure-svg: always of the program as given, before allocation), register
-   allocation, output. With --print-liveness the output is the pressure report
+   allocation, simulation (--simulate), output. With --print-liveness the output is the pressure report
    instead of IR or assembly, followed by the allocation summary when --regalloc
    is given; the report is written even when allocation then fails, because it
    shows where the pressure is.
@@ -41,12 +41,21 @@ static void usage(FILE *f)
             "                                   the allocation summary\n"
             "  --pressure-svg=<file>            also write an SVG plot of the register\n"
             "                                   pressure of the program as given\n"
+            "  --simulate                       run the kernel (after --regalloc) in the wave64\n"
+            "                                   simulator over several seeds; report missing\n"
+            "                                   waits, faults (and hazards) as errors\n"
+            "  --sim-seeds=<n>                  runs (timing seeds 1..n; default 4)\n"
+            "  --sim-grid=<x>[,<y>[,<z>]]       workgroups (default 1)\n"
+            "  --sim-arg=<index>=<value>        an integer by-value argument (default 0)\n"
+            "  --sim-buffer-bytes=<n>           bytes per global buffer, filled with a\n"
+            "                                   pattern (default 1048576)\n"
+            "  --sim-hazards                    also check wait states (s_nop)\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
             "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
             "  --version, --help\n"
             "Options taking a value accept both '--opt=value' and '--opt value'.\n"
-            "Exit status: 0 success, 1 invalid input (including allocation failure),\n"
-            "2 usage error.\n",
+            "Exit status: 0 success, 1 invalid input (including allocation failure and\n"
+            "simulation errors), 2 usage error.\n",
             prog_name);
 }
 
@@ -159,15 +168,118 @@ static size_t alloc_summary(char *buf, size_t size, const wa_regalloc_stats *rs,
     return n < size ? n : size - 1;
 }
 
+/* --simulate settings */
+#define SIM_MAX_ARGS 32
+typedef struct sim_cli {
+    int on, hazards;
+    unsigned seeds, grid[3];
+    unsigned long long buffer_bytes;
+    unsigned nargs, arg_index[SIM_MAX_ARGS];
+    long long arg_value[SIM_MAX_ARGS];
+} sim_cli;
+
+/* Parses "x[,y[,z]]" into grid; 0 on success. */
+static int parse_grid(const char *v, unsigned grid[3])
+{
+    grid[0] = grid[1] = grid[2] = 1;
+    for (unsigned d = 0; d < 3; d++) {
+        char *end;
+        unsigned long x = strtoul(v, &end, 10);
+        if (end == v || x == 0 || x > 65535)
+            return -1;
+        grid[d] = (unsigned)x;
+        if (*end == '\0')
+            return 0;
+        if (*end != ',')
+            return -1;
+        v = end + 1;
+    }
+    return -1;
+}
+
+/* Runs the kernel over the seeds; returns 0 when every run is clean. Buffers hold
+   a byte pattern, by-value arguments the given values (0 otherwise). */
+static int simulate(wa_context *ctx, const wa_program *prog, const sim_cli *cli)
+{
+    unsigned na = wa_program_arg_count(prog);
+    unsigned char **bufs = calloc(na + 1, sizeof(unsigned char *));
+    if (!bufs)
+        return 1;
+    int rc = 0;
+    for (unsigned seed = 1; seed <= cli->seeds && rc == 0; seed++) {
+        wa_sim_options o = WA_SIM_OPTIONS_INIT;
+        o.seed = seed;
+        memcpy(o.grid, cli->grid, sizeof(o.grid));
+        if (cli->hazards)
+            o.flags |= WA_SIM_HAZARDS;
+        wa_sim *sim = NULL;
+        wa_status st = wa_sim_create(&sim, prog, &o);
+        for (unsigned a = 0; a < na && st == WA_OK; a++) {
+            wa_kernel_arg arg;
+            if (wa_program_arg(&arg, prog, a) != WA_OK)
+                continue;
+            if (arg.kind == WA_ARG_GLOBAL_BUFFER) {
+                if (!bufs[a] && !(bufs[a] = malloc(cli->buffer_bytes ? cli->buffer_bytes : 1))) {
+                    st = WA_E_NOMEM;
+                    break;
+                }
+                for (unsigned long long i = 0; i < cli->buffer_bytes; i++)
+                    bufs[a][i] = (unsigned char)(i * 37u + a);
+                st = wa_sim_bind_buffer(sim, a, bufs[a], (size_t)cli->buffer_bytes);
+            } else if (arg.kind == WA_ARG_BY_VALUE && arg.size <= 8) {
+                long long v = 0;
+                for (unsigned k = 0; k < cli->nargs; k++)
+                    if (cli->arg_index[k] == a)
+                        v = cli->arg_value[k];
+                unsigned char bytes[8];
+                for (unsigned k = 0; k < 8; k++)
+                    bytes[k] = (unsigned char)((unsigned long long)v >> (8 * k));
+                st = wa_sim_set_arg(sim, a, bytes, arg.size);
+            }
+        }
+        if (st == WA_OK)
+            st = wa_sim_run(sim);
+        if (st != WA_OK) {
+            report(ctx, st);
+            fprintf(stderr, "%s: simulation with seed %u failed\n", prog_name, seed);
+            rc = 1;
+        } else if (seed == 1) {
+            wa_sim_stats ss;
+            wa_sim_get_stats(&ss, sim);
+            fprintf(stderr,
+                    "%s: simulated: %u workgroup%s, %u wave%s, %llu instructions, %llu memory "
+                    "operations, %llu blocking waits, %llu cycles (seed 1)\n",
+                    prog_name, ss.workgroups, ss.workgroups == 1 ? "" : "s", ss.waves,
+                    ss.waves == 1 ? "" : "s", (unsigned long long)ss.instructions,
+                    (unsigned long long)ss.memory_ops, (unsigned long long)ss.waits,
+                    (unsigned long long)ss.cycles);
+        }
+        wa_sim_destroy(sim);
+    }
+    if (rc == 0)
+        fprintf(stderr, "%s: simulated with %u seed%s: no missing wait%s, no fault\n", prog_name,
+                cli->seeds, cli->seeds == 1 ? "" : "s", cli->hazards ? ", no hazard" : "");
+    for (unsigned a = 0; a < na; a++)
+        free(bufs[a]);
+    free(bufs);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL, *svg_path = NULL;
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
     int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
     wa_target target = WA_TARGET_UNKNOWN;
+    sim_cli sim;
+    memset(&sim, 0, sizeof(sim));
+    sim.seeds = 4;
+    sim.grid[0] = sim.grid[1] = sim.grid[2] = 1;
+    sim.buffer_bytes = 1u << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing;
+        char *end;
         if ((v = option_value(argc, argv, &i, "--target", &missing)) || missing) {
             if (missing)
                 return usage_error("option ", a, " needs a target name");
@@ -187,6 +299,37 @@ int main(int argc, char **argv)
             if (missing || !v[0])
                 return usage_error("option ", a, " needs a file name");
             svg_path = v;
+        } else if ((v = option_value(argc, argv, &i, "--sim-seeds", &missing)) || missing) {
+            unsigned long n = missing ? 0 : strtoul(v, &end, 10);
+            if (missing || end == v || *end || n == 0 || n > 1000)
+                return usage_error("option ", a, " needs a number of runs (1 .. 1000)");
+            sim.seeds = (unsigned)n;
+            sim.on = 1;
+        } else if ((v = option_value(argc, argv, &i, "--sim-grid", &missing)) || missing) {
+            if (missing || parse_grid(v, sim.grid))
+                return usage_error("option ", a, " needs x[,y[,z]] workgroups (1 .. 65535)");
+            sim.on = 1;
+        } else if ((v = option_value(argc, argv, &i, "--sim-buffer-bytes", &missing)) || missing) {
+            unsigned long long n = missing ? 0 : strtoull(v, &end, 10);
+            if (missing || end == v || *end || n > (1ull << 32))
+                return usage_error("option ", a, " needs a byte count (at most 4 GiB)");
+            sim.buffer_bytes = n;
+            sim.on = 1;
+        } else if ((v = option_value(argc, argv, &i, "--sim-arg", &missing)) || missing) {
+            unsigned long idx = missing ? 0 : strtoul(v, &end, 10);
+            if (missing || end == v || *end != '=' || sim.nargs >= SIM_MAX_ARGS)
+                return usage_error("option ", a, " needs <index>=<integer>");
+            const char *val = end + 1;
+            long long x = strtoll(val, &end, 0);
+            if (end == val || *end)
+                return usage_error("option ", a, " needs <index>=<integer>");
+            sim.arg_index[sim.nargs] = (unsigned)idx;
+            sim.arg_value[sim.nargs++] = x;
+            sim.on = 1;
+        } else if (strcmp(a, "--simulate") == 0) {
+            sim.on = 1;
+        } else if (strcmp(a, "--sim-hazards") == 0) {
+            sim.on = sim.hazards = 1;
         } else if (strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
                 return usage_error("option ", a, " needs a file name");
@@ -309,6 +452,8 @@ int main(int argc, char **argv)
         if (print_liveness)
             summary_len = alloc_summary(summary, sizeof(summary), &rs, removed);
     }
+    if (sim.on && simulate(ctx, prog, &sim))
+        goto done;
     if (!print_liveness) {
         if (emit_asm) {
             wa_emit_options eo = WA_EMIT_OPTIONS_INIT;
