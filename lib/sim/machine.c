@@ -624,7 +624,8 @@ static void op_execnz(sim_ctx *c) { do_branch(c, condition(c, c->w->exec != 0, c
 static void op_endpgm(sim_ctx *c) { c->stop = 1; }
 static void op_barrier(sim_ctx *c) { c->barrier = 1; }
 static void op_nop(sim_ctx *c) { c->wait_states = (unsigned)c->in->ops[0].imm.i + 1; }
-static void op_sleep(sim_ctx *c) { c->wait_states = 64u * (unsigned)c->in->ops[0].imm.i + 1; }
+/* s_sleep is one wait state (hazards) but takes time (about 64 clocks per unit) */
+static void op_sleep(sim_ctx *c) { c->cycles = 64u * (unsigned)c->in->ops[0].imm.i + 1; }
 static void op_setprio(sim_ctx *c) { (void)c; }
 
 /* Time at which the wave's in-flight operations on `queues` drop to `count`. */
@@ -918,7 +919,7 @@ static void step(wa_sim *sim, sim_wave *w)
     if (w->hz)
         sim_hz_record(&c);
     w->pc = c.next_pc;
-    w->t += c.wait_states;
+    w->t += c.cycles ? c.cycles : c.wait_states;
     w->executed++;
     sim->stats.instructions++;
     if (c.stop)

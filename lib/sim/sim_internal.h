@@ -159,9 +159,7 @@ struct wa_sim {
     uint64_t rng;
     /* flow and results */
     wa_status status;       /* first error */
-    int reported;
     wa_sim_stats stats;
-    const uint8_t *exec_partial; /* unused by the machine; kept for hazards */
 };
 
 /* What a semantics function sees. */
@@ -173,6 +171,7 @@ typedef struct sim_ctx {
     const wa_isa_info *info;
     unsigned next_pc;       /* set by branches; default item + 1 */
     unsigned wait_states;   /* issue slots this instruction takes (s_nop: N + 1) */
+    unsigned cycles;        /* model time it takes, if not wait_states (s_sleep) */
     int stop;               /* s_endpgm */
     int barrier;            /* s_barrier */
 } sim_ctx;
@@ -278,7 +277,8 @@ sim_hz *sim_hz_new(wa_context *ctx);
 void sim_hz_free(wa_context *ctx, sim_hz *hz);
 void sim_hz_reset(sim_hz *hz);
 /* Checks the instruction about to execute against what earlier instructions of
-   the wave wrote and read; reports through sim_fail. Then records it. */
+   the wave wrote and read; reports through sim_fail. sim_hz_record then notes
+   what it wrote and read, once it has executed. */
 void sim_hz_check(sim_ctx *c);
 void sim_hz_record(sim_ctx *c);
 
