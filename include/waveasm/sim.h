@@ -84,6 +84,7 @@ typedef struct wa_sim_stats {
 } wa_sim_stats;
 #define WA_SIM_STATS_VERSION 1
 
+/* Statistics of the last wa_sim_run. */
 WA_API wa_status wa_sim_get_stats(wa_sim_stats *out, const wa_sim *sim);
 
 /* Compares the memory of two simulators after their runs (same program shape:

@@ -99,13 +99,39 @@ static uint32_t perm(uint32_t s0, uint32_t s1, uint32_t sel)
     return r;
 }
 
+/* Bit-field extract: `width` bits from bit `off` (v_bfe_u32 passes 5-bit fields;
+   s_bfe_u32 a 7-bit width, where 32 and more take every bit above the offset). */
 static uint32_t bfe(uint32_t v, uint32_t off, uint32_t width)
 {
     off &= 31;
-    width &= 31;
     if (!width)
         return 0;
+    if (width >= 32)
+        return v >> off;
     return (v >> off) & ((1u << width) - 1u);
+}
+
+/* v_min_f32 / v_max_f32 in IEEE mode (the ISA's pseudo-code): a signaling NaN
+   operand gives that NaN quieted (src0 first), a quiet NaN gives the other
+   operand, and -0 orders below +0 (the host's fminf/fmaxf may return either
+   zero). */
+static int is_snan(uint32_t a) { return (a & 0x7FC00000u) == 0x7F800000u && (a & 0x3FFFFFu); }
+
+static uint32_t minmax_f32(uint32_t a, uint32_t b, int max)
+{
+    if (is_snan(a))
+        return a | 0x400000u;
+    if (is_snan(b))
+        return b | 0x400000u;
+    if (isnan(F(a)))
+        return b;
+    if (isnan(F(b)))
+        return a;
+    if (!((a | b) & 0x7FFFFFFFu)) /* +0 and -0: max +0, min -0 */
+        return max ? a & b : a | b;
+    if (max)
+        return F(a) >= F(b) ? a : b;
+    return F(a) < F(b) ? a : b;
 }
 
 VUN(mov, a)
@@ -133,8 +159,8 @@ VBIN(min_u32, a < b ? a : b)
 VBIN(add_f32, B(F(a) + F(b)))
 VBIN(sub_f32, B(F(a) - F(b)))
 VBIN(mul_f32, B(F(a) * F(b)))
-VBIN(max_f32, B(fmaxf(F(a), F(b))))
-VBIN(min_f32, B(fminf(F(a), F(b))))
+VBIN(max_f32, minmax_f32(a, b, 1))
+VBIN(min_f32, minmax_f32(a, b, 0))
 VBIN(mul_lo, a * b)
 VBIN(mul_hi, (uint32_t)(((uint64_t)a * b) >> 32))
 VBIN(pack_f16, (a & 0xFFFFu) | (b & 0xFFFFu) << 16)
@@ -145,7 +171,7 @@ VTRI(lshl_or, (a << (b & 31)) | d)
 VTRI(add_lshl, (a + b) << (d & 31))
 VTRI(or3, a | b | d)
 VTRI(add3, a + b + d)
-VTRI(bfe_u32, bfe(a, b, d))
+VTRI(bfe_u32, bfe(a, b, d & 31))
 VTRI(bfi, (a & b) | (~a & d))
 VTRI(perm, perm(a, b, d))
 VTRI(fma_f32, B(fmaf(F(a), F(b), F(d))))

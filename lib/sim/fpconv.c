@@ -22,8 +22,8 @@ uint32_t sim_f32_bits(float f)
 float sim_f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-    if (exp == 0x1F) /* inf / NaN (payload kept, quiet) */
-        return sim_f32(sign | 0x7F800000u | man << 13);
+    if (exp == 0x1F) /* inf / NaN (payload kept, quieted) */
+        return sim_f32(sign | 0x7F800000u | man << 13 | (man ? 0x400000u : 0));
     if (exp == 0) {
         if (!man)
             return sim_f32(sign);

@@ -611,6 +611,8 @@ static int condition(sim_ctx *c, int value, int def, const char *what)
         return value;
     if (!(c->sim->opts.flags & WA_SIM_PERMISSIVE))
         sim_fail(c, WA_E_SIM_FAULT, "branches on %s, which holds no defined value", what);
+    else
+        c->sim->stats.undefined_addresses++; /* the path taken is arbitrary */
     return 0;
 }
 
@@ -962,6 +964,8 @@ wa_status wa_sim_run(wa_sim *sim)
         return WA_E_INVALID;
     wa_diag_reset(sim->ctx);
     sim->status = WA_OK;
+    memset(&sim->stats, 0, sizeof(sim->stats));
+    sim->stats.version = WA_SIM_STATS_VERSION;
     wa_status st = fill_kernarg(sim);
     if (st)
         return st;

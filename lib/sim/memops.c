@@ -421,7 +421,7 @@ static void ds_read(sim_ctx *c, unsigned bytes, unsigned dwords, int sext, int t
         }
     }
     unsigned file = 0, base = 0;
-    if (sim_failed(c) || !dst_base(c, 0, &file, &base)) {
+    if (sim_failed(c) || sim_lds_race_at_issue(c, op) || !dst_base(c, 0, &file, &base)) {
         sim_op_issue(c, op, -1, 0, 0);
         return;
     }

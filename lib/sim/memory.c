@@ -378,6 +378,32 @@ static int lds_race(wa_sim *sim, const sim_op *op, uint32_t addr, unsigned bytes
     return 0;
 }
 
+static void report_race(sim_ctx *c, const sim_op *op, const sim_elem *e, const sim_op *with)
+{
+    const wa_program *prog = c->sim->prog;
+    sim_fail(c, WA_E_SIM_WAIT,
+             "reads LDS bytes %u..%u that %s @I%u (wave %u) has not finished writing: missing "
+             "s_waitcnt%s",
+             (unsigned)e->addr, (unsigned)e->addr + e->bytes - 1,
+             wa_isa(prog->instrs[with->item].op)->mnemonic, (unsigned)prog->instrs[with->item].tag,
+             with->wave, with->wave != op->wave ? " before s_barrier" : " vmcnt");
+}
+
+int sim_lds_race_at_issue(sim_ctx *c, const sim_op *op)
+{
+    wa_sim *sim = c->sim;
+    for (unsigned i = 0; i < op->n; i++) {
+        const sim_elem *e = &op->e[i];
+        const sim_op *with;
+        if (e->op != SIM_E_LOAD || e->space != SIM_SP_LDS ||
+            !lds_race(sim, op, (uint32_t)e->addr, e->bytes, &with))
+            continue;
+        report_race(c, op, e, with);
+        return 1;
+    }
+    return 0;
+}
+
 static void lds_read(wa_sim *sim, uint32_t addr, uint8_t *val, uint8_t *def, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; i++) {
@@ -427,13 +453,7 @@ static void land(wa_sim *sim, sim_op *op)
             } else if (e->space == SIM_SP_LDS) {
                 const sim_op *with;
                 if (lds_race(sim, op, (uint32_t)e->addr, e->bytes, &with)) {
-                    sim_fail(&c, WA_E_SIM_WAIT,
-                             "reads LDS bytes %u..%u that %s @I%u (wave %u) has not finished "
-                             "writing: missing s_waitcnt%s",
-                             (unsigned)e->addr, (unsigned)e->addr + e->bytes - 1,
-                             wa_isa(sim->prog->instrs[with->item].op)->mnemonic,
-                             (unsigned)sim->prog->instrs[with->item].tag, with->wave,
-                             with->wave != op->wave ? " before s_barrier" : " vmcnt");
+                    report_race(&c, op, e, with);
                     break;
                 }
                 lds_read(sim, (uint32_t)e->addr, b, d, e->bytes);

@@ -238,6 +238,10 @@ int sim_op_add(sim_ctx *c, sim_op *op, const sim_elem *e);
 /* Marks the destination registers pending and queues the operation with a
    completion time drawn for its queue. */
 void sim_op_issue(sim_ctx *c, sim_op *op, int file, unsigned reg, unsigned nregs);
+/* An LDS read (not yet issued) overlapping a write issued before it that has not
+   landed (another wave's, or an LDS-DMA): reports it and returns 1. Checked at
+   issue and again when the read lands. */
+int sim_lds_race_at_issue(sim_ctx *c, const sim_op *op);
 /* Completes every operation due by time `t` (applies their effects). */
 void sim_complete_until(wa_sim *sim, uint64_t t);
 /* Completes everything (end of a workgroup). */
