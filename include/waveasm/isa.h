@@ -146,12 +146,31 @@ typedef struct wa_isa_info {
     wa_isa_operand operands[WA_ISA_MAX_OPERANDS];
 } wa_isa_info;
 
+/* Element format of an MFMA's A and B operands. */
+typedef enum wa_mfma_input {
+    WA_MFMA_IN_F16 = 1, WA_MFMA_IN_BF16, WA_MFMA_IN_FP8, WA_MFMA_IN_I8, WA_MFMA_IN_F32,
+    WA_MFMA_IN_F8F6F4 /* block-scaled: fp8/fp6/fp4 chosen by cbsz (A) and blgp (B) */
+} wa_mfma_input;
+
+/* Shape of an MFMA opcode: `blocks` independent M x N x K products (the
+   4x4x4_16b opcodes have 16; cbsz/abid broadcast A between blocks), the input
+   format, and the targets (WA_TARGET_BIT mask) whose hardware honours a
+   non-zero BLGP lane broadcast. */
+typedef struct wa_mfma_shape {
+    unsigned m, n, k;
+    unsigned blocks;
+    wa_mfma_input input;
+    unsigned blgp_targets;
+} wa_mfma_shape;
+
 /* Number of opcodes in the table (== WA_OP_COUNT_). */
 WA_API unsigned wa_isa_count(void);
 /* Static entry for `op`; NULL when out of range. */
 WA_API const wa_isa_info *wa_isa_get(unsigned op);
 /* Non-zero if `op` exists on `target`. */
 WA_API int wa_isa_available(unsigned op, wa_target target);
+/* Shape of MFMA `op`; NULL when `op` is not an MFMA. */
+WA_API const wa_mfma_shape *wa_isa_mfma_shape(unsigned op);
 /* Assembly spelling of `op` on `target` (gfx90a names differ for some MFMAs). */
 WA_API const char *wa_isa_mnemonic(unsigned op, wa_target target);
 /* Finds the opcode spelled `mnemonic` (either spelling, with or without an

@@ -8,6 +8,7 @@
 #define ALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G94X (WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G950 (WA_TARGET_BIT(WA_TARGET_GFX950))
+#define G90A (WA_TARGET_BIT(WA_TARGET_GFX90A))
 
 #define PSEUDO WA_IF_PSEUDO
 #define BRANCH WA_IF_BRANCH
@@ -63,11 +64,25 @@ const wa_isa_info wa_isa_table_[] = {
 #undef WA_INSN
 };
 
+static const wa_mfma_shape mfma_shapes[WA_OP_COUNT_] = {
+#define WA_INSN(...)
+#define WA_MFMA_SHAPE(id, m, n, k, blocks, in, blgp) \
+    [WA_OP_##id] = { m, n, k, blocks, WA_MFMA_IN_##in, blgp },
+#include <waveasm/isa.def>
+#undef WA_MFMA_SHAPE
+#undef WA_INSN
+};
+
 typedef char isa_table_size_check[(sizeof(wa_isa_table_) / sizeof(wa_isa_table_[0]) == WA_OP_COUNT_) ? 1 : -1];
 
 unsigned wa_isa_count(void)
 {
     return WA_OP_COUNT_;
+}
+
+const wa_mfma_shape *wa_isa_mfma_shape(unsigned op)
+{
+    return op < WA_OP_COUNT_ && mfma_shapes[op].blocks ? &mfma_shapes[op] : NULL;
 }
 
 const wa_isa_info *wa_isa_get(unsigned op)

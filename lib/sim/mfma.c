@@ -1,10 +1,10 @@
 /* lib/sim/mfma.c — MFMA semantics: D = A x B + C per block, with the hardware's
    lane/register layouts.
 
-   One table (`shapes`) describes every executed opcode by its block shape
-   (M x N x K), its number of blocks, its input format and the targets that honour
-   BLGP; a single generic routine does the rest. The block-scaled f8f6f4 MFMAs are
-   not in the table (their scale and format encodings are not modelled).
+   The ISA table gives every MFMA's block shape (M x N x K), its number of
+   blocks, its input format and the targets that honour BLGP (wa_isa_mfma_shape);
+   one generic routine does the rest. The block-scaled f8f6f4 MFMAs are not
+   executed (their scale and format encodings are not modelled).
 
    Layouts (wave64; "register r" is the r-th register of the operand; an input
    register holds 32/bits elements, element e in bits [bits*e+bits-1 : bits*e]):
@@ -59,60 +59,33 @@
 #include <math.h>
 #include <string.h>
 
-enum mfma_format { FMT_F16, FMT_BF16, FMT_FP8, FMT_I8, FMT_F32 };
-
-typedef struct mfma_shape {
-    unsigned op;
-    unsigned char m, n, k;       /* one block */
-    unsigned char blocks;
-    unsigned char format;        /* enum mfma_format of A and B */
-    unsigned char blgp_targets;  /* WA_TARGET_BIT mask of targets that honour BLGP */
-} mfma_shape;
-
-#define ON_90A WA_TARGET_BIT(WA_TARGET_GFX90A)
-#define ON_ALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | \
-                WA_TARGET_BIT(WA_TARGET_GFX950))
-
-static const mfma_shape shapes[] = {
-    { WA_OP_V_MFMA_F32_16X16X16_F16, 16, 16, 16, 1, FMT_F16, ON_90A },
-    { WA_OP_V_MFMA_F32_32X32X8_F16, 32, 32, 8, 1, FMT_F16, ON_90A },
-    { WA_OP_V_MFMA_F32_4X4X4_16B_F16, 4, 4, 4, 16, FMT_F16, ON_ALL },
-    { WA_OP_V_MFMA_F32_16X16X16_BF16, 16, 16, 16, 1, FMT_BF16, ON_90A },
-    { WA_OP_V_MFMA_F32_32X32X8_BF16, 32, 32, 8, 1, FMT_BF16, ON_90A },
-    { WA_OP_V_MFMA_F32_4X4X4_16B_BF16, 4, 4, 4, 16, FMT_BF16, ON_ALL },
-    { WA_OP_V_MFMA_F32_16X16X32_F16, 16, 16, 32, 1, FMT_F16, 0 },
-    { WA_OP_V_MFMA_F32_16X16X32_BF16, 16, 16, 32, 1, FMT_BF16, 0 },
-    { WA_OP_V_MFMA_F32_16X16X32_FP8_FP8, 16, 16, 32, 1, FMT_FP8, 0 },
-    { WA_OP_V_MFMA_F32_32X32X16_FP8_FP8, 32, 32, 16, 1, FMT_FP8, 0 },
-    { WA_OP_V_MFMA_I32_16X16X32_I8, 16, 16, 32, 1, FMT_I8, 0 },
-    { WA_OP_V_MFMA_F32_16X16X4_F32, 16, 16, 4, 1, FMT_F32, ON_90A },
-};
-
 #define MAX_AB_REGS 4u
 #define MAX_CD_REGS 16u
 #define MAX_ELEMS 512u /* elements of A (or B) over all blocks: 64 lanes x 8 */
 
-static const mfma_shape *shape_of(unsigned op)
+/* The shapes of the executed MFMAs come from the ISA table; the block-scaled
+   f8f6f4 opcodes are left to the "not executed" path. */
+static const wa_mfma_shape *shape_of(unsigned op)
 {
-    for (unsigned s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
-        if (shapes[s].op == op)
-            return &shapes[s];
-    return NULL;
+    const wa_mfma_shape *s = wa_isa_mfma_shape(op);
+    return s && s->input != WA_MFMA_IN_F8F6F4 ? s : NULL;
 }
 
 static unsigned format_bits(unsigned format)
 {
-    return format == FMT_F32 ? 32u : (format == FMT_FP8 || format == FMT_I8) ? 8u : 16u;
+    if (format == WA_MFMA_IN_F32)
+        return 32u;
+    return format == WA_MFMA_IN_FP8 || format == WA_MFMA_IN_I8 ? 8u : 16u;
 }
 
 /* Element `sub` of a 32-bit input register, as a double (exact for every format). */
 static double element(unsigned format, uint32_t word, unsigned sub, wa_target target)
 {
     switch (format) {
-    case FMT_F16: return sim_f16_to_f32((uint16_t)(word >> (16 * sub)));
-    case FMT_BF16: return sim_bf16_to_f32((uint16_t)(word >> (16 * sub)));
-    case FMT_FP8: return sim_fp8_to_f32((uint8_t)(word >> (8 * sub)), target);
-    case FMT_I8: return (int8_t)(uint8_t)(word >> (8 * sub));
+    case WA_MFMA_IN_F16: return sim_f16_to_f32((uint16_t)(word >> (16 * sub)));
+    case WA_MFMA_IN_BF16: return sim_bf16_to_f32((uint16_t)(word >> (16 * sub)));
+    case WA_MFMA_IN_FP8: return sim_fp8_to_f32((uint8_t)(word >> (8 * sub)), target);
+    case WA_MFMA_IN_I8: return (int8_t)(uint8_t)(word >> (8 * sub));
     default: return sim_f32(word);
     }
 }
@@ -158,10 +131,10 @@ static int read_regs(sim_ctx *c, unsigned k, unsigned nregs, reg_image *img)
 
 /* A or B of every block as a dense [block][row or column][k] array of values and
    defined flags, read from the lanes the layout (and CBSZ/ABID or BLGP) names. */
-static void gather(const mfma_shape *s, const reg_image *img, unsigned rows, unsigned cbsz,
+static void gather(const wa_mfma_shape *s, const reg_image *img, unsigned rows, unsigned cbsz,
                    unsigned abid, unsigned blgp, wa_target target, double *val, uint8_t *def)
 {
-    unsigned bits = format_bits(s->format), per_reg = 32u / bits;
+    unsigned bits = format_bits(s->input), per_reg = 32u / bits;
     unsigned per_lane = (unsigned)s->k * rows * s->blocks / SIM_LANES;
     for (unsigned b = 0; b < s->blocks; b++) {
         unsigned src_block = (b >> cbsz << cbsz) + abid;
@@ -171,7 +144,7 @@ static void gather(const mfma_shape *s, const reg_image *img, unsigned rows, uns
                 unsigned e = kk % per_lane, reg = e / per_reg;
                 lane = blgp_source(lane, blgp);
                 size_t at = ((size_t)b * rows + x) * s->k + kk;
-                val[at] = element(s->format, img->v[reg][lane], e % per_reg, target);
+                val[at] = element(s->input, img->v[reg][lane], e % per_reg, target);
                 def[at] = (uint8_t)(img->def[reg] >> lane & 1u);
             }
     }
@@ -179,7 +152,7 @@ static void gather(const mfma_shape *s, const reg_image *img, unsigned rows, uns
 
 static void op_mfma(sim_ctx *c)
 {
-    const mfma_shape *s = shape_of(c->in->op);
+    const wa_mfma_shape *s = shape_of(c->in->op);
     const wa_mods *mods = &c->in->mods;
     wa_target target = c->sim->target;
     const char *mn = c->info->mnemonic;
@@ -207,7 +180,7 @@ static void op_mfma(sim_ctx *c)
                  mods->abid, mods->blgp);
         return;
     }
-    unsigned per_reg = 32u / format_bits(s->format);
+    unsigned per_reg = 32u / format_bits(s->input);
     unsigned n_ab = (unsigned)s->k * s->m * s->blocks / SIM_LANES / per_reg;
     unsigned n_cd = (unsigned)s->m * s->n * s->blocks / SIM_LANES;
     if (sim_opnd_count(c, 1) != n_ab || sim_opnd_count(c, 2) != n_ab ||
@@ -266,7 +239,7 @@ static void op_mfma(sim_ctx *c)
                     defined &= ad[kk] & bd[kk];
                 }
                 uint32_t cw = cimg.v[reg][lane];
-                if (s->format == FMT_I8) {
+                if (s->input == WA_MFMA_IN_I8) {
                     acc += (double)(int32_t)cw;
                     out[reg][lane] = (uint32_t)(int64_t)acc; /* exact, then wraps */
                 } else {

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The table's ids, straight from the public .def file. */
@@ -50,6 +51,7 @@ static void count_and_bounds(void)
     CHECK_EQ_UINT(sizeof(def_ids) / sizeof(def_ids[0]), WA_OP_COUNT_);
     CHECK(wa_isa_count() > 150);
     CHECK(wa_isa_get(WA_OP_COUNT_) == NULL);
+    CHECK(wa_isa_mfma_shape(WA_OP_COUNT_) == NULL);
     CHECK(wa_isa_get(0xFFFFFFFFu) == NULL);
     CHECK(wa_isa_mnemonic(WA_OP_COUNT_, WA_TARGET_GFX942) == NULL);
     CHECK(!wa_isa_available(WA_OP_COUNT_, WA_TARGET_GFX942));
@@ -62,6 +64,44 @@ static void count_and_bounds(void)
     CHECK_STR_EQ(wa_isa_get(WA_OP_BUFFER_LOAD_DWORD_LDS)->id, "BUFFER_LOAD_DWORD_LDS");
     CHECK_STR_EQ(wa_isa_get(WA_OP_LABEL)->mnemonic, "label");
     CHECK_STR_EQ(wa_isa_get(WA_OP_COMMENT)->mnemonic, "comment");
+}
+
+/* An MFMA's shape agrees with its mnemonic (..._MxNxK[_NB]_...) and with its
+   operand sizes: C/D hold M*N*blocks/64 registers, A and B hold K*M (K*N)
+   elements per block spread over 64 lanes. */
+static void mfma_shape_consistent(const wa_isa_info *in, const wa_mfma_shape *s)
+{
+    REQUIRE(s != NULL);
+    unsigned m = 0, n = 0, k = 0, blocks = 1;
+    const char *p = in->mnemonic;
+    while (*p && sscanf(p, "_%ux%ux%u", &m, &n, &k) != 3)
+        p++;
+    REQUIRE(*p != '\0');
+    const char *b = strstr(p + 1, "b_");
+    if (b && b[-1] >= '0' && b[-1] <= '9' && b - p < 16) {
+        while (b > p && b[-1] >= '0' && b[-1] <= '9')
+            b--;
+        blocks = (unsigned)atoi(b);
+    }
+    CHECK_EQ_UINT(s->m, m);
+    CHECK_EQ_UINT(s->n, n);
+    CHECK_EQ_UINT(s->k, k);
+    CHECK_EQ_UINT(s->blocks, blocks);
+    CHECK_EQ_HEX(s->blgp_targets & ~in->targets, 0);
+    CHECK_EQ_UINT(in->operands[0].size, m * n * blocks / 64);
+    CHECK_EQ_UINT(in->operands[3].size, m * n * blocks / 64);
+    if (s->input == WA_MFMA_IN_F8F6F4) {
+        CHECK(in->flags & WA_IF_F8F6F4);
+        return;
+    }
+    static const char *const names[] = { NULL, "f16", "bf16", "fp8", "i8", "f32" };
+    static const unsigned bits[] = { 0, 16, 16, 8, 8, 32 };
+    REQUIRE(s->input >= WA_MFMA_IN_F16 && s->input <= WA_MFMA_IN_F32);
+    size_t len = strlen(in->mnemonic), nl = strlen(names[s->input]);
+    CHECK(len > nl && strcmp(in->mnemonic + len - nl, names[s->input]) == 0 &&
+          in->mnemonic[len - nl - 1] == '_');
+    CHECK_EQ_UINT(in->operands[1].size, k * m * blocks / 64 * bits[s->input] / 32);
+    CHECK_EQ_UINT(in->operands[2].size, k * n * blocks / 64 * bits[s->input] / 32);
 }
 
 static void entries_well_formed(void)
@@ -133,9 +173,11 @@ static void entries_well_formed(void)
             CHECK_EQ_INT(in->mfma_passes_gfx90a > 0,
                          (in->targets & WA_TARGET_BIT(WA_TARGET_GFX90A)) != 0);
             CHECK_EQ_INT(in->latency, WA_LAT_MFMA);
+            mfma_shape_consistent(in, wa_isa_mfma_shape(op));
         } else {
             CHECK_EQ_UINT(in->mfma_passes_gfx90a, 0);
             CHECK_EQ_UINT(in->mfma_passes_gfx94x, 0);
+            CHECK(wa_isa_mfma_shape(op) == NULL);
         }
         /* Memory instructions count on the right counters. */
         if (in->format == WA_FMT_MUBUF || in->format == WA_FMT_GLOBAL)
