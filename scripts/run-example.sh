@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds libwaveasm and waveasm-opt, compiles an example kernel to assembly
-# (allocating and checking its virtual registers, if it has any), assembles it
-# with llvm-mc, links it with ld.lld into a code object (.hsaco) and prints the
-# code object's notes (the kernel's metadata).
+# (allocating and checking its virtual registers, if it has any), runs it in the
+# wave64 simulator over several timing seeds with the hazard check on (arguments
+# from the example's "; Simulate ...:" line), assembles it with llvm-mc, links
+# it with ld.lld into a code object (.hsaco) and prints the code object's notes
+# (the kernel's metadata).
 #
 #   scripts/run-example.sh [EXAMPLE.wa] [TARGET]
 #
@@ -17,7 +19,7 @@ set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 if [[ $# -gt 2 ]]; then
@@ -81,6 +83,10 @@ run() {
 
 echo "== $example for $target"
 run "$opt" --target="$target" --regalloc-check --regalloc-stats --emit=asm "$example" -o "$asm"
+# The example says which by-value arguments and grid make a meaningful run.
+sim_args=$(sed -n 's/^; Simulate ([^)]*): *//p' "$example" | head -n 1)
+# shellcheck disable=SC2086  # the line holds several options
+run "$opt" --target="$target" --simulate --sim-hazards $sim_args "$example" -o /dev/null
 run "$llvm_mc" -triple=amdgcn-amd-amdhsa -mcpu="$target" -filetype=obj "$asm" -o "$obj"
 run "$ld_lld" -shared "$obj" -o "$hsaco"
 run "$llvm_readelf" --notes "$hsaco"
