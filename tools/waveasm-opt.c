@@ -1,10 +1,13 @@
-/* tools/waveasm-opt.c — command-line driver: parse text IR, validate, allocate
-   registers, print IR, emit assembly, or report register pressure. Thin by
-   design: everything is a library call.
+/* tools/waveasm-opt.c — command-line driver: parse text IR, validate, run
+   passes (or the default pipeline), allocate registers, check, simulate, print
+   IR, emit assembly, or report register pressure. Thin by design: everything is
+   a library call.
 
    Order of work: parse, retarget, validate, liveness (--print-liveness,
    --pressure-svg: always of the program as given, before allocation), register
-   allocation, simulation (--simulate), output. With --print-liveness the output is the pressure report
+   allocation (--regalloc), passes (--passes, in the order given) or the default
+   pipeline (--pipeline=default), checkers (--check-waitcnt, --check-hazards),
+   simulation (--simulate), output. With --print-liveness the output is the pressure report
    instead of IR or assembly, followed by the allocation summary when --regalloc
    is given; the report is written even when allocation then fails, because it
    shows where the pressure is.
@@ -35,6 +38,17 @@ static void usage(FILE *f)
             "  --regalloc-stats                 --regalloc, and print its statistics to stderr\n"
             "  --regalloc-check                 --regalloc, and verify the allocation with the\n"
             "                                   independent checker before rewriting\n"
+            "  --passes=<p1,p2,...>             run these stages in this order: cse, peephole,\n"
+            "                                   regalloc, waitcnt, hazards\n"
+            "  --pipeline=default               run every stage in the default order\n"
+            "                                   (cse, peephole, regalloc, waitcnt, hazards)\n"
+            "  --pass-stats                     print each stage's statistics to stderr\n"
+            "  --verify-each                    validate and run the checkers after every stage\n"
+            "  --waitcnt-barrier=lds|vmem|none  what s_barrier waits for (default lds: the\n"
+            "                                   workgroup's LDS traffic; vmem: also vector\n"
+            "                                   memory; none: nothing)\n"
+            "  --check-waitcnt                  verify the result's s_waitcnt coverage\n"
+            "  --check-hazards                  verify the result's wait states (s_nop)\n"
             "  --print-liveness                 output the register pressure report of the\n"
             "                                   program as given (before --regalloc) instead\n"
             "                                   of IR/assembly; with --regalloc, followed by\n"
@@ -265,6 +279,108 @@ static int simulate(wa_context *ctx, const wa_program *prog, const sim_cli *cli)
     return rc;
 }
 
+/* --passes / --pipeline settings */
+typedef struct pass_cli {
+    unsigned n;
+    wa_stage stages[16];
+    int pipeline, stats, verify, check_waitcnt, check_hazards;
+    wa_waitcnt_options waitcnt;
+} pass_cli;
+
+/* Parses "a,b,c" into stage names; 0 on success, else prints a usage error. */
+static int parse_passes(const char *v, pass_cli *pc)
+{
+    char name[32];
+    while (*v) {
+        size_t n = strcspn(v, ",");
+        if (n == 0 || n >= sizeof(name) || pc->n >= sizeof(pc->stages) / sizeof(pc->stages[0])) {
+            usage_error("bad --passes list ", v, "");
+            return -1;
+        }
+        memcpy(name, v, n);
+        name[n] = '\0';
+        if (wa_stage_from_name(&pc->stages[pc->n], name) != WA_OK) {
+            usage_error("unknown pass ", name, " (cse, peephole, regalloc, waitcnt, hazards)");
+            return -1;
+        }
+        pc->n++;
+        v += n;
+        if (*v == ',')
+            v++;
+    }
+    return pc->n ? 0 : (usage_error("option ", "--passes", " needs a list of passes"), -1);
+}
+
+static void print_stage_stats(wa_stage stage, const wa_pass_stats *p, double seconds)
+{
+    fprintf(stderr, "%s: %s: %u -> %u instructions", prog_name, wa_stage_name(stage),
+            p->instrs_before, p->instrs_after);
+    const struct { const char *name; unsigned v; } f[] = {
+        { "inserted", p->inserted }, { "removed", p->removed }, { "changed", p->changed },
+        { "waitcnts inserted", p->waitcnts_inserted }, { "waitcnts merged", p->waitcnts_merged },
+        { "nops inserted", p->nops_inserted }, { "nop wait states", p->nop_wait_states },
+        { "fused", p->fused }, { "folded", p->folded }, { "moves removed", p->moves_removed },
+        { "accumulator inits removed", p->acc_inits_removed }, { "eliminated", p->eliminated },
+        { "hoisted", p->hoisted }, { "iterations", p->iterations },
+    };
+    for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+        if (f[i].v)
+            fprintf(stderr, ", %s %u", f[i].name, f[i].v);
+    if (seconds >= 0)
+        fprintf(stderr, " (%.3f s)", seconds);
+    fputc('\n', stderr);
+}
+
+/* Runs --passes or --pipeline=default; 0 on success. */
+static int run_passes(wa_context *ctx, wa_program *prog, const pass_cli *pc)
+{
+    wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+    po.waitcnt = &pc->waitcnt;
+    if (pc->verify)
+        po.flags |= WA_PIPELINE_VERIFY;
+    wa_status st;
+    if (pc->pipeline) {
+        wa_pipeline *pl = NULL;
+        st = wa_pipeline_create(&pl, ctx, &po);
+        if (st == WA_OK)
+            st = wa_pipeline_run(pl, prog);
+        for (unsigned s = 0; pl && s < WA_STAGE_COUNT_ && pc->stats; s++) {
+            wa_stage_stats ss;
+            if (wa_pipeline_stats(&ss, pl, (wa_stage)s) == WA_OK && ss.ran)
+                print_stage_stats((wa_stage)s, &ss.pass, ss.seconds);
+        }
+        wa_pipeline_destroy(pl);
+        report(ctx, st);
+        return st != WA_OK;
+    }
+    int waits_done = 0, hazards_done = 0;
+    for (unsigned i = 0; i < pc->n; i++) {
+        wa_pass_stats ps;
+        st = wa_run_stage(prog, pc->stages[i], &po, &ps);
+        report(ctx, st);
+        if (st != WA_OK)
+            return 1;
+        if (pc->stats)
+            print_stage_stats(pc->stages[i], &ps, -1.0);
+        waits_done |= pc->stages[i] == WA_STAGE_WAITCNT;
+        hazards_done |= pc->stages[i] == WA_STAGE_HAZARDS;
+        if (pc->verify) {
+            st = wa_program_validate(NULL, prog, NULL);
+            if (st == WA_OK && waits_done)
+                st = wa_check_waitcnt(NULL, prog, &pc->waitcnt);
+            if (st == WA_OK && hazards_done)
+                st = wa_check_hazards(NULL, prog, NULL);
+            report(ctx, st);
+            if (st != WA_OK) {
+                fprintf(stderr, "%s: verification after '%s' failed\n", prog_name,
+                        wa_stage_name(pc->stages[i]));
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL, *svg_path = NULL;
@@ -276,6 +392,12 @@ int main(int argc, char **argv)
     sim.seeds = 4;
     sim.grid[0] = sim.grid[1] = sim.grid[2] = 1;
     sim.buffer_bytes = 1u << 20;
+    pass_cli pc;
+    memset(&pc, 0, sizeof(pc));
+    {
+        wa_waitcnt_options wo = WA_WAITCNT_OPTIONS_INIT;
+        pc.waitcnt = wo;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing;
@@ -326,6 +448,34 @@ int main(int argc, char **argv)
             sim.arg_index[sim.nargs] = (unsigned)idx;
             sim.arg_value[sim.nargs++] = x;
             sim.on = 1;
+        } else if ((v = option_value(argc, argv, &i, "--passes", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs a list of passes");
+            if (parse_passes(v, &pc))
+                return EXIT_USAGE;
+        } else if ((v = option_value(argc, argv, &i, "--pipeline", &missing)) || missing) {
+            if (missing || strcmp(v, "default") != 0)
+                return usage_error("option ", a, " takes 'default'");
+            pc.pipeline = 1;
+        } else if ((v = option_value(argc, argv, &i, "--waitcnt-barrier", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs lds, vmem or none");
+            if (strcmp(v, "lds") == 0)
+                pc.waitcnt.flags = 0;
+            else if (strcmp(v, "vmem") == 0)
+                pc.waitcnt.flags = WA_WAITCNT_BARRIER_VMEM;
+            else if (strcmp(v, "none") == 0)
+                pc.waitcnt.flags = WA_WAITCNT_NO_BARRIER;
+            else
+                return usage_error("unknown --waitcnt-barrier value ", v, " (lds, vmem, none)");
+        } else if (strcmp(a, "--pass-stats") == 0) {
+            pc.stats = 1;
+        } else if (strcmp(a, "--verify-each") == 0) {
+            pc.verify = 1;
+        } else if (strcmp(a, "--check-waitcnt") == 0) {
+            pc.check_waitcnt = 1;
+        } else if (strcmp(a, "--check-hazards") == 0) {
+            pc.check_hazards = 1;
         } else if (strcmp(a, "--simulate") == 0) {
             sim.on = 1;
         } else if (strcmp(a, "--sim-hazards") == 0) {
@@ -366,6 +516,9 @@ int main(int argc, char **argv)
                            " replaces the output and cannot be combined with --emit=asm");
     if (output && strcmp(output, "-") == 0)
         output = NULL;
+    if (pc.pipeline && (pc.n || regalloc))
+        return usage_error("option ", "--pipeline=default",
+                           " runs every stage and cannot be combined with --passes or --regalloc");
 
     wa_context *ctx;
     wa_context_options copts = WA_CONTEXT_OPTIONS_INIT;
@@ -451,6 +604,22 @@ int main(int argc, char **argv)
                     removed, rs.tied, rs.hole_fits);
         if (print_liveness)
             summary_len = alloc_summary(summary, sizeof(summary), &rs, removed);
+    }
+    if ((pc.pipeline || pc.n) && run_passes(ctx, prog, &pc))
+        goto done;
+    if (pc.check_waitcnt) {
+        unsigned errors = 0;
+        st = wa_check_waitcnt(&errors, prog, &pc.waitcnt);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
+    }
+    if (pc.check_hazards) {
+        unsigned errors = 0;
+        st = wa_check_hazards(&errors, prog, NULL);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
     }
     if (sim.on && simulate(ctx, prog, &sim))
         goto done;

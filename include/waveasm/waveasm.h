@@ -13,6 +13,7 @@
 #include <waveasm/liveness.h>
 #include <waveasm/regalloc.h>
 #include <waveasm/sim.h>
+#include <waveasm/passes.h>
 
 WA_BEGIN_DECLS
 

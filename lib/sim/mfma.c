@@ -14,10 +14,10 @@
        with j and N. This covers:
        16x16x16, 32x32x8, 4x4x4_16b (f16, bf16) and 16x16x4_f32: confirmed by
          AMD's amd_matrix_instruction_calculator (CDNA2/CDNA3 data; the layouts
-         are those of ISA.md 5.2), and by composable_kernel's warp GEMM
+         are the documented CDNA3 ones), and by composable_kernel's warp GEMM
          attributes (ABKLane / ABKPerLane).
        16x16x32_f16/_bf16 (gfx950): composable_kernel ck_tile attributes only
-         (AMLane 16, ABKLane 4, ABKPerLane 8); ISA.md 5.2 marks this derivation
+         (AMLane 16, ABKLane 4, ABKPerLane 8); this derivation is
          unconfirmed, and no AMD layout table covers CDNA4.
        16x16x32_fp8_fp8, 32x32x16_fp8_fp8, 16x16x32_i8 (gfx942/gfx950): the same
          derivation from composable_kernel (ck_tile f8 attributes: ABKLane 4 resp.
@@ -30,7 +30,7 @@
        4 * (i / 8) + i % 4, lane 32 * ((i / 4) % 2) + j; 4x4x4_16b: register i,
        lane 4b + j), as the calculator and composable_kernel give.
 
-   Modifiers (calculator semantics, ISA.md 5.3): CBSZ/ABID (multi-block opcodes
+   Modifiers (calculator semantics): CBSZ/ABID (multi-block opcodes
    only) make block b read the A data of block (b / 2^CBSZ) * 2^CBSZ + ABID;
    BLGP makes the B element normally in lane L come from another lane (1: L % 32,
    2: 32 + L % 32, 3: (L + 16) % 64, 4..7: 16 * (BLGP - 4) + L % 16). BLGP is

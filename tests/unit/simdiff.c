@@ -18,6 +18,7 @@ void sd_config_default(sd_config *cfg)
     cfg->grid[0] = cfg->grid[1] = cfg->grid[2] = 1;
     cfg->max_instructions = 200000;
     cfg->timing = -1;
+    cfg->after_timing = SD_AS_BEFORE;
 }
 
 typedef struct bufs {
@@ -36,11 +37,11 @@ static void bufs_free(bufs *b)
 
 /* A simulator for `prog` with its arguments set; NULL on failure (message in err). */
 static wa_sim *make_sim(const wa_program *prog, const sd_config *cfg, uint64_t seed, int timing,
-                        bufs *b, char *err, size_t errn)
+                        int hazards, bufs *b, char *err, size_t errn)
 {
     wa_context *ctx = wa_program_context(prog);
     wa_sim_options o = WA_SIM_OPTIONS_INIT;
-    o.flags = WA_SIM_PERMISSIVE | (timing ? WA_SIM_TIMING : 0);
+    o.flags = WA_SIM_PERMISSIVE | (timing ? WA_SIM_TIMING : 0) | (hazards ? WA_SIM_HAZARDS : 0);
     o.seed = seed;
     memcpy(o.grid, cfg->grid, sizeof(o.grid));
     o.max_instructions = cfg->max_instructions;
@@ -94,7 +95,7 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
         char err[256] = "";
         bufs b1 = { 0, NULL }, b2 = { 0, NULL };
         int t = timing < 0 ? 1 : timing;
-        wa_sim *s1 = make_sim(before, cfg, seed, t, &b1, err, sizeof(err));
+        wa_sim *s1 = make_sim(before, cfg, seed, t, 0, &b1, err, sizeof(err));
         wa_status st1 = s1 ? wa_sim_run(s1) : WA_E_INVALID;
         if (timing < 0 && st1 == WA_E_SIM_WAIT) {
             /* a program without the waits it would need: run it synchronously */
@@ -102,7 +103,7 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
             bufs_free(&b1);
             timing = 0;
             t = 0;
-            s1 = make_sim(before, cfg, seed, t, &b1, err, sizeof(err));
+            s1 = make_sim(before, cfg, seed, t, 0, &b1, err, sizeof(err));
             st1 = s1 ? wa_sim_run(s1) : WA_E_INVALID;
         }
         if (st1 != WA_OK) {
@@ -121,7 +122,8 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
             bufs_free(&b1);
             continue;
         }
-        wa_sim *s2 = make_sim(after, cfg, seed, t, &b2, err, sizeof(err));
+        int t2 = cfg->after_timing == SD_AS_BEFORE ? t : cfg->after_timing;
+        wa_sim *s2 = make_sim(after, cfg, seed, t2, cfg->after_hazards, &b2, err, sizeof(err));
         wa_status st2 = s2 ? wa_sim_run(s2) : WA_E_INVALID;
         res->runs++;
         if (st2 != WA_OK) {
@@ -166,6 +168,56 @@ wa_status sd_pass_regalloc(wa_program **out, const wa_program *in)
     return WA_OK;
 }
 
+/* Clones `in` and runs `fn` on the copy. */
+typedef wa_status (*inplace_fn)(wa_program *prog);
+
+static wa_status on_copy(wa_program **out, const wa_program *in, inplace_fn fn)
+{
+    wa_program *copy = NULL;
+    wa_status st = wa_program_clone(&copy, in);
+    if (st)
+        return st;
+    st = fn(copy);
+    if (st) {
+        wa_program_destroy(copy);
+        return st;
+    }
+    *out = copy;
+    return WA_OK;
+}
+
+static wa_status run_waitcnt(wa_program *p) { return wa_pass_waitcnt(p, NULL, NULL); }
+static wa_status run_hazards(wa_program *p) { return wa_pass_hazards(p, NULL, NULL); }
+static wa_status run_peephole(wa_program *p) { return wa_pass_peephole(p, NULL, NULL); }
+static wa_status run_cse(wa_program *p) { return wa_pass_cse(p, NULL, NULL); }
+static wa_status run_pipeline(wa_program *p) { return wa_compile(p, NULL); }
+
+wa_status sd_pass_waitcnt(wa_program **out, const wa_program *in) { return on_copy(out, in, run_waitcnt); }
+wa_status sd_pass_hazards(wa_program **out, const wa_program *in) { return on_copy(out, in, run_hazards); }
+wa_status sd_pass_peephole(wa_program **out, const wa_program *in) { return on_copy(out, in, run_peephole); }
+wa_status sd_pass_cse(wa_program **out, const wa_program *in) { return on_copy(out, in, run_cse); }
+wa_status sd_pass_pipeline(wa_program **out, const wa_program *in) { return on_copy(out, in, run_pipeline); }
+
+static wa_status strip(wa_program *p)
+{
+    for (unsigned i = wa_program_size(p); i-- > 0;) {
+        wa_instr_view v;
+        if (wa_program_get(&v, p, i) != WA_OK)
+            return WA_E_INTERNAL;
+        if (v.opcode == WA_OP_S_WAITCNT || v.opcode == WA_OP_S_NOP) {
+            wa_status st = wa_program_erase(p, i);
+            if (st)
+                return st;
+        }
+    }
+    return WA_OK;
+}
+
+wa_status sd_strip_waits_and_nops(wa_program **out, const wa_program *in)
+{
+    return on_copy(out, in, strip);
+}
+
 unsigned sd_check_pass(const wa_program *prog, sd_pass_fn pass, const char *name,
                        const sd_config *cfg, sd_result *res)
 {
@@ -177,7 +229,15 @@ unsigned sd_check_pass(const wa_program *prog, sd_pass_fn pass, const char *name
                      wa_context_last_error(wa_program_context(prog)));
         return 1;
     }
-    unsigned f = sd_compare(prog, after, cfg, res);
+    wa_context *ca = wa_program_context(after);
+    unsigned f0 = res->failures, errors = 0;
+    if ((cfg->checks & SD_CHECK_WAITCNT) && wa_check_waitcnt(&errors, after, NULL) != WA_OK)
+        fail(res, "%s: wa_check_waitcnt finds %u problem(s) in the output: %s", name, errors,
+             wa_context_last_error(ca));
+    if ((cfg->checks & SD_CHECK_HAZARDS) && wa_check_hazards(&errors, after, NULL) != WA_OK)
+        fail(res, "%s: wa_check_hazards finds %u problem(s) in the output: %s", name, errors,
+             wa_context_last_error(ca));
+    sd_compare(prog, after, cfg, res);
     wa_program_destroy(after);
-    return f;
+    return res->failures - f0;
 }

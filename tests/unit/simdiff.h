@@ -24,7 +24,16 @@ typedef struct sd_config {
     int timing;               /* 1: random completion times (programs with their waits);
                                  0: every memory operation lands at once;
                                  -1: timing if the "before" run has no wait errors */
+    int after_timing;         /* the "after" run: SD_AS_BEFORE (default) or 0 / 1 as
+                                 above (1 for the output of the waitcnt pass: it must
+                                 carry every wait it needs) */
+    int after_hazards;        /* 1: run the "after" program in hazard mode too */
+    unsigned checks;          /* SD_CHECK_*: checkers run on the output of
+                                 sd_check_pass; a finding is a failure */
 } sd_config;
+#define SD_AS_BEFORE (-2)
+#define SD_CHECK_WAITCNT 0x1u   /* wa_check_waitcnt */
+#define SD_CHECK_HAZARDS 0x2u   /* wa_check_hazards */
 
 void sd_config_default(sd_config *cfg);
 
@@ -48,6 +57,15 @@ typedef wa_status (*sd_pass_fn)(wa_program **out, const wa_program *in);
 
 /* Register allocation then rewrite (the default options). */
 wa_status sd_pass_regalloc(wa_program **out, const wa_program *in);
+/* The passes with their default options, and the default pipeline. */
+wa_status sd_pass_waitcnt(wa_program **out, const wa_program *in);
+wa_status sd_pass_hazards(wa_program **out, const wa_program *in);
+wa_status sd_pass_peephole(wa_program **out, const wa_program *in);
+wa_status sd_pass_cse(wa_program **out, const wa_program *in);
+wa_status sd_pass_pipeline(wa_program **out, const wa_program *in);
+/* A copy of `in` without its s_waitcnt and s_nop instructions (what the waitcnt
+   and hazard passes are then asked to put back). */
+wa_status sd_strip_waits_and_nops(wa_program **out, const wa_program *in);
 
 /* Applies `pass` to `prog` and compares before and after. */
 unsigned sd_check_pass(const wa_program *prog, sd_pass_fn pass, const char *name,

@@ -194,7 +194,7 @@ static wa_program *usage_program(wa_context *ctx, wa_target target, unsigned abi
 static void agprs_and_accum_offset(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
-    /* ISA.md 1.2: 6 arch VGPRs + 10 AGPRs */
+    /* unified register file: 6 arch VGPRs + 10 AGPRs */
     wa_program *prog = usage_program(ctx, WA_TARGET_GFX942, 0, 6, 10, 0);
     REQUIRE(prog);
     wa_kernel_resources r;
@@ -247,7 +247,7 @@ static void agprs_and_accum_offset(void)
 static void occupancy(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
-    /* ISA.md 1.4: waves per SIMD against the total (arch + acc) VGPRs */
+    /* occupancy: waves per SIMD against the total (arch + acc) VGPRs */
     static const struct {
         unsigned arch, agprs, waves;
     } vg[] = {

@@ -1,5 +1,5 @@
 /* tests/unit/test_sim_hazards.c — the simulator's hazard mode (WA_SIM_HAZARDS):
-   every rule of ISA.md section 4 that the ISA table's opcodes can trigger, on
+   every rule of docs/hazards.md that the ISA table's opcodes can trigger, on
    each of gfx90a, gfx942 and gfx950, at its exact boundary.
 
    A boundary case is a producer (tagged @I50) and a consumer (tagged @I51)
@@ -268,11 +268,11 @@ static void check_cases(const hz_case *cases, size_t n)
         check_case(&cases[i]);
 }
 
-/* ---- ISA.md 4.1 -------------------------------------------------------------------------- */
+/* ---- H1-H9 ------------------------------------------------------------------------------ */
 
-#define ROW1 "4.1 row 1: VALU writes an SGPR, VMEM reads it"
-#define ROW3 "4.1 row 3"
-#define ROW9 "4.1 row 9"
+#define ROW1 "H1: VALU writes an SGPR, VMEM reads it"
+#define ROW3 "H2"
+#define ROW9 "H4"
 
 /* Row 1: VALU writes an SGPR (or VCC), a VMEM instruction reads it: 5 everywhere. */
 static void row1_valu_sgpr_vmem(void)
@@ -311,9 +311,9 @@ static void row8_m0_lds_dma(void)
 {
     static const hz_case cases[] = {
         { "s_mov m0", NULL, "s_mov_b32 m0, 0", "buffer_load_dword v1, s[4:7], 0 offen lds",
-          "m0", "4.1 row 8", { 1, 1, 1 } },
+          "m0", "H3", { 1, 1, 1 } },
         { "s_movk m0", NULL, "s_movk_i32 m0, 0x100", "buffer_load_ubyte v1, s[4:7], 0 offen lds",
-          "m0", "4.1 row 8", { 1, 1, 1 } },
+          "m0", "H3", { 1, 1, 1 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -353,19 +353,19 @@ static void row10_11_valu_sgpr_valu(void)
 {
     static const hz_case cases[] = {
         { "sgpr", NULL, "v_cmp_eq_u32 s[8:9], v0, v0", "v_add_u32 v2, s8, v1", "s8",
-          "4.1 row 10", { 0, 2, 2 } },
+          "H5", { 0, 2, 2 } },
         { "sgpr mask", NULL, "v_cmp_eq_u32 s[8:9], v0, v0", "v_cndmask_b32 v2, 0, 1, s[8:9]",
-          "s8", "4.1 row 10", { 0, 2, 2 } },
+          "s8", "H5", { 0, 2, 2 } },
         { "readfirstlane result", NULL, "v_readfirstlane_b32 s8, v1", "v_writelane_b32 v2, s8, 0",
-          "s8", "4.1 row 10", { 0, 2, 2 } },
+          "s8", "H5", { 0, 2, 2 } },
         { "exec operand", NULL, "v_cmp_eq_u32 exec, v0, v0", "v_cndmask_b32 v2, 0, 1, exec",
-          "exec", "4.1 row 10", { 0, 2, 2 } },
+          "exec", "H5", { 0, 2, 2 } },
         { "exec_lo source", NULL, "v_cmp_eq_u32 exec, v0, v0", "v_add_u32 v2, exec_lo, v1",
-          "exec_lo", "4.1 row 10", { 0, 2, 2 } },
+          "exec_lo", "H5", { 0, 2, 2 } },
         { "vcc mask", NULL, "v_cmp_eq_u32 vcc, v0, v0", "v_cndmask_b32 v2, 0, 1, vcc", "vcc",
-          "4.1 row 11", { 0, 2, 2 } },
+          "H6", { 0, 2, 2 } },
         { "vcc_hi source", NULL, "v_cmp_gt_u32 vcc, v0, v1", "v_add_u32 v2, vcc_hi, v1",
-          "vcc_hi", "4.1 row 11", { 0, 2, 2 } },
+          "vcc_hi", "H6", { 0, 2, 2 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -375,11 +375,11 @@ static void row12_valu_vgpr_readlane(void)
 {
     static const hz_case cases[] = {
         { "readfirstlane", NULL, "v_mov_b32 v2, 7", "v_readfirstlane_b32 s8, v2", "v2",
-          "4.1 row 12", { 0, 1, 1 } },
+          "H7", { 0, 1, 1 } },
         { "readlane", NULL, "v_add_u32 v2, v1, v1", "v_readlane_b32 s8, v2, 3", "v2",
-          "4.1 row 12", { 0, 1, 1 } },
+          "H7", { 0, 1, 1 } },
         { "accvgpr_read", NULL, "v_accvgpr_read_b32 v2, a0", "v_readfirstlane_b32 s8, v2", "v2",
-          "4.1 row 12", { 0, 1, 1 } },
+          "H7", { 0, 1, 1 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -389,11 +389,11 @@ static void row13_valu_exec_lanes(void)
 {
     static const hz_case cases[] = {
         { "readfirstlane", NULL, "v_cmp_eq_u32 exec, v0, v0", "v_readfirstlane_b32 s8, v1",
-          "exec", "4.1 row 13", { 0, 4, 4 } },
+          "exec", "H8", { 0, 4, 4 } },
         { "readlane", NULL, "v_cmp_eq_u32 exec, v0, v0", "v_readlane_b32 s8, v1, 2", "exec",
-          "4.1 row 13", { 0, 4, 4 } },
+          "H8", { 0, 4, 4 } },
         { "writelane", NULL, "v_cmp_eq_u32 exec, v0, v0", "v_writelane_b32 v2, 5, 0", "exec",
-          "4.1 row 13", { 0, 4, 4 } },
+          "H8", { 0, 4, 4 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -403,21 +403,21 @@ static void row13_valu_exec_lanes(void)
 static void row14_trans_forwarding(void)
 {
     static const hz_case cases[] = {
-        { "exp -> add", NULL, "v_exp_f32 v2, v3", "v_add_f32 v8, v2, v3", "v2", "4.1 row 14",
+        { "exp -> add", NULL, "v_exp_f32 v2, v3", "v_add_f32 v8, v2, v3", "v2", "H9",
           { 0, 1, 1 } },
-        { "rcp -> mov", NULL, "v_rcp_f32 v2, v3", "v_mov_b32 v8, v2", "v2", "4.1 row 14",
+        { "rcp -> mov", NULL, "v_rcp_f32 v2, v3", "v_mov_b32 v8, v2", "v2", "H9",
           { 0, 1, 1 } },
-        { "sqrt -> cvt", NULL, "v_sqrt_f32 v2, v3", "v_cvt_u32_f32 v8, v2", "v2", "4.1 row 14",
+        { "sqrt -> cvt", NULL, "v_sqrt_f32 v2, v3", "v_cvt_u32_f32 v8, v2", "v2", "H9",
           { 0, 1, 1 } },
         { "log -> accvgpr_write", NULL, "v_log_f32 v2, v3", "v_accvgpr_write_b32 a0, v2", "v2",
-          "4.1 row 14", { 0, 1, 1 } },
-        { "exp -> rcp", NULL, "v_exp_f32 v2, v3", "v_rcp_f32 v8, v2", "v2", "4.1 row 14",
+          "H9", { 0, 1, 1 } },
+        { "exp -> rcp", NULL, "v_exp_f32 v2, v3", "v_rcp_f32 v8, v2", "v2", "H9",
           { 0, 0, 0 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-/* Pairs that need no wait states on any target (ISA.md 4.1 notes and 4.2(a)):
+/* Pairs that need no wait states on any target (docs/hazards.md: pairs without a rule):
    the hardware interlocks them. The gap is 0. */
 static void interlocked_pairs(void)
 {
@@ -442,7 +442,7 @@ static void interlocked_pairs(void)
           "-", { 0, 0, 0 } },
         { "salu exec -> mfma", NULL, "s_mov_b64 exec, -1",
           "v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], 0", "exec", "-", { 0, 0, 0 } },
-        /* ISA.md row 1 names the explicit SGPR operands; LLVM also counts the
+        /* The hardware documentation of H1 names the explicit SGPR operands; LLVM also counts the
            implicit EXEC of a VMEM instruction (see hazards.c). */
         { "valu exec -> vmem", NULL, "v_cmp_eq_u32 exec, v0, v0",
           "buffer_load_dword v2, v1, s[4:7], 0 offen", "exec", "-", { 0, 0, 0 } },
@@ -450,7 +450,7 @@ static void interlocked_pairs(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-/* ---- ISA.md 4.2 -------------------------------------------------------------------------- */
+/* ---- H10-H17 ---------------------------------------------------------------------------- */
 
 #define MFMA16 "v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], 0"
 
@@ -458,21 +458,21 @@ static void interlocked_pairs(void)
 static void mfma_a_valu_to_mfma(void)
 {
     static const hz_case cases[] = {
-        { "srcA", NULL, "v_mov_b32 v4, 0x3c00", MFMA16, "v4", "4.2(a)", { 2, 2, 2 } },
-        { "srcB", NULL, "v_lshl_or_b32 v7, v2, 16, v2", MFMA16, "v7", "4.2(a)", { 2, 2, 2 } },
+        { "srcA", NULL, "v_mov_b32 v4, 0x3c00", MFMA16, "v4", "H10", { 2, 2, 2 } },
+        { "srcB", NULL, "v_lshl_or_b32 v7, v2, 16, v2", MFMA16, "v7", "H10", { 2, 2, 2 } },
         { "srcC agpr", NULL, "v_accvgpr_write_b32 a2, 0",
-          "v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], a[0:3]", "a2", "4.2(a)",
+          "v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], a[0:3]", "a2", "H10",
           { 2, 2, 2 } },
         { "srcC vgpr", NULL, "v_mov_b32 v9, 0",
-          "v_mfma_f32_4x4x4_16b_f16 v[8:11], v[4:5], v[6:7], v[8:11]", "v9", "4.2(a)",
+          "v_mfma_f32_4x4x4_16b_f16 v[8:11], v[4:5], v[6:7], v[8:11]", "v9", "H10",
           { 2, 2, 2 } },
         { "srcA agpr (smfma)", NULL, "v_accvgpr_write_b32 a8, 1.0",
-          "v_mfma_f32_16x16x4_f32 a[0:3], a8, v6, 0", "a8", "4.2(a)", { 2, 2, 2 } },
-        { "trans -> srcA", NULL, "v_exp_f32 v5, v3", MFMA16, "v5", "4.2(a)", { 2, 2, 2 } },
-        { "exec", NULL, "v_cmp_eq_u32 exec, v0, v0", MFMA16, "exec", "4.2(a): VALU writes EXEC",
+          "v_mfma_f32_16x16x4_f32 a[0:3], a8, v6, 0", "a8", "H10", { 2, 2, 2 } },
+        { "trans -> srcA", NULL, "v_exp_f32 v5, v3", MFMA16, "v5", "H10", { 2, 2, 2 } },
+        { "exec", NULL, "v_cmp_eq_u32 exec, v0, v0", MFMA16, "exec", "H11: VALU writes EXEC",
           { 4, 4, 4 } },
         { "exec (gfx950 mfma)", NULL, "v_cmp_eq_u32 exec, v0, v0",
-          "v_mfma_f32_16x16x32_bf16 a[0:3], v[4:7], v[4:7], 0", "exec", "4.2(a)", { -1, -1, 4 } },
+          "v_mfma_f32_16x16x32_bf16 a[0:3], v[4:7], v[4:7], 0", "exec", "H11", { -1, -1, 4 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -508,18 +508,18 @@ static void mfma_b_result(void)
         { "v_mfma_f32_16x16x32_bf16 a[0:3], v[4:7], v[4:7], 0", { -1, -1, 8 } },
     };
     static const mfma_cons conss[] = {
-        { "v_accvgpr_read_b32 v8, a1", "4.2(b): MFMA writes D, VALU/VMEM/DS reads it" },
-        { "v_accvgpr_mov_b32 a8, a1", "4.2(b): MFMA writes D, VALU/VMEM/DS reads it" },
+        { "v_accvgpr_read_b32 v8, a1", "MFMA writes D, VALU/VMEM/DS reads it" },
+        { "v_accvgpr_mov_b32 a8, a1", "MFMA writes D, VALU/VMEM/DS reads it" },
         { "buffer_store_dword a1, v1, s[4:7], 0 offen", "VALU/VMEM/DS reads it" },
         { "global_store_dword v20, a1, s[10:11]", "VALU/VMEM/DS reads it" },
         { "ds_write_b32 v1, a1", "VALU/VMEM/DS reads it" },
         { "v_accvgpr_write_b32 a1, 0",
-          "4.2(b): MFMA writes D, VALU or VMEM/DS load overwrites it" },
+          "MFMA writes D, VALU or VMEM/DS load overwrites it" },
         { "buffer_load_dword a1, v1, s[4:7], 0 offen", "VALU or VMEM/DS load overwrites it" },
         { "global_load_dword a1, v20, s[10:11]", "VALU or VMEM/DS load overwrites it" },
         { "ds_read_b32 a1, v1", "VALU or VMEM/DS load overwrites it" },
         { "v_mfma_f32_16x16x16_f16 a[8:11], a[0:1], v[6:7], 0",
-          "4.2(b): MFMA writes D, MFMA reads it as srcA/srcB" },
+          "MFMA writes D, MFMA reads it as srcA/srcB" },
         { "v_mfma_f32_4x4x4_16b_f16 a[8:11], v[4:5], a[0:1], 0", "reads it as srcA/srcB" },
         { "v_mfma_f32_16x16x4_f32 a[8:11], a1, v6, 0", "reads it as srcA/srcB" },
     };
@@ -538,12 +538,12 @@ static void mfma_b_result_vgpr(void)
 {
 #define V16 "v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[6:7], 0"
     static const hz_case cases[] = {
-        { "valu read", NULL, V16, "v_add_f32 v2, v9, v3", "v9", "4.2(b)", { 11, 7, 8 } },
-        { "readfirstlane", NULL, V16, "v_readfirstlane_b32 s8, v10", "v10", "4.2(b)",
+        { "valu read", NULL, V16, "v_add_f32 v2, v9, v3", "v9", "MFMA writes D", { 11, 7, 8 } },
+        { "readfirstlane", NULL, V16, "v_readfirstlane_b32 s8, v10", "v10", "MFMA writes D",
           { 11, 7, 8 } },
-        { "writelane (read and write)", NULL, V16, "v_writelane_b32 v11, 5, 0", "v11", "4.2(b)",
+        { "writelane (read and write)", NULL, V16, "v_writelane_b32 v11, 5, 0", "v11", "MFMA writes D",
           { 11, 7, 8 } },
-        { "valu write", NULL, V16, "v_mov_b32 v8, 0", "v8", "4.2(b): MFMA writes D, VALU or",
+        { "valu write", NULL, V16, "v_mov_b32 v8, 0", "v8", "MFMA writes D, VALU or",
           { 11, 7, 8 } },
         { "vmem address", NULL, V16, "buffer_load_dword v2, v8, s[4:7], 0 offen", "v8",
           "VALU/VMEM/DS reads it", { 11, 7, 8 } },
@@ -670,7 +670,7 @@ static void loop_back_edge(void)
             if (gap + 3 < 5) {
                 char words[160];
                 snprintf(words, sizeof(words), "hazard: s8 (soffset)|%u wait states after "
-                         "v_readfirstlane_b32 @I50|needs 5|4.1 row 1", gap + 3);
+                         "v_readfirstlane_b32 @I50|needs 5|H1", gap + 3);
                 CHECK_STATUS(st, WA_E_SIM_HAZARD);
                 CHECK_DIAG(ctx, WA_E_SIM_HAZARD, words, UT_ANY, UT_ANY, 51);
             } else {
@@ -865,7 +865,7 @@ static void workgroups_independent(void)
     wa_status st = run_body(ctx, WA_TARGET_GFX942, looped, NULL);
     g_runs++;
     CHECK_STATUS(st, WA_E_SIM_HAZARD);
-    CHECK_DIAG(ctx, WA_E_SIM_HAZARD, "s8 (src0)| 1 wait state |@I50|needs 2 (|4.1 row 10", UT_ANY,
+    CHECK_DIAG(ctx, WA_E_SIM_HAZARD, "s8 (src0)| 1 wait state |@I50|needs 2 (|H5", UT_ANY,
                UT_ANY, 51);
     ut_context("%s", "");
     wa_context_destroy(ctx);
@@ -985,7 +985,7 @@ static void example_missing_nop(void)
         CHECK_STATUS(st, WA_E_SIM_HAZARD);
         char words[256];
         snprintf(words, sizeof(words), "hazard: a0 (src0) is read 2 wait states after %s @I|"
-                 "wrote it|%s needs %d (|4.2(b)", spelled("v_mfma_f32_16x16x16_f16", targets[t]),
+                 "wrote it|%s needs %d (|MFMA writes D", spelled("v_mfma_f32_16x16x16_f16", targets[t]),
                  wa_target_name(targets[t]), need[t]);
         CHECK_DIAG(ctx, WA_E_SIM_HAZARD, words, line, UT_ANY, UT_ANY);
     }

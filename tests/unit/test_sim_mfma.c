@@ -3,7 +3,7 @@
    Every case runs a real kernel (text form) that loads A, B and C register images
    from bound buffers, runs one MFMA or a chain of them, and stores D. The test
    builds the images and checks D with its own model: the lane/register layouts
-   written out per shape from ISA.md 5.2, the CBSZ/ABID rule applied to whole
+   written out per shape from the CDNA3 layouts (docs/simulator.md), the CBSZ/ABID rule applied to whole
    matrices, the BLGP rule applied to the B register image, and its own float
    decoders. Nothing here calls the simulator's internals. Exact cases use inputs
    whose sums are exact in f32 (so any summation order gives the same bits);
@@ -150,7 +150,7 @@ static uint32_t encode_exact(enum fmt f, double v, wa_target t)
     return bits;
 }
 
-/* ---- the shapes, as the test sees them (ISA.md 5.1/5.2) ------------------------------------- */
+/* ---- the shapes, as the test sees them (docs/simulator.md) ------------------------------------- */
 
 enum layout { L16x16x16, L32x32x8, L4x4x4, L16x16x32_16b, L16x16x32_8b, L32x32x16_8b, L16x16x4_f32 };
 
@@ -227,7 +227,7 @@ static place cd_place(const tshape *s, unsigned i, unsigned j, unsigned blk)
     return p;
 }
 
-/* BLGP, from the prose of ISA.md 5.3: which lane's B data lane `lane` uses. */
+/* BLGP, from AMD's matrix instruction calculator: which lane's B data lane `lane` uses. */
 static unsigned blgp_lane(unsigned blgp, unsigned lane)
 {
     unsigned half = lane & 31u, quarter = lane & 15u;
@@ -1452,7 +1452,7 @@ static void example_gemm_kloop_virtual(void)
 /* ---- the model's own sanity ------------------------------------------------------------------------ */
 
 /* The test layouts put every element of A, B and C/D in a distinct slot, and
-   agree with the worked examples of ISA.md. */
+   agree with worked examples of AMD's matrix instruction calculator. */
 static void model_layouts_are_bijections(void)
 {
     for (unsigned s = 0; s < NSHAPES; s++) {
@@ -1476,7 +1476,7 @@ static void model_layouts_are_bijections(void)
                     CHECK(!seen[p.lane * sh->cd_regs + p.reg]++);
                 }
     }
-    /* ISA.md 5.3: 4x4x4_16b, CBSZ 4, ABID 3: A[2][3] of block 5 comes from lane 14 */
+    /* calculator example: 4x4x4_16b, CBSZ 4, ABID 3: A[2][3] of block 5 comes from lane 14 */
     const tshape *s4 = tshape_of(WA_OP_V_MFMA_F32_4X4X4_16B_F16);
     CHECK_EQ_UINT(ab_place(s4, 2, 3, cbsz_block(5, 4, 3)).lane, 14);
     CHECK_EQ_UINT(ab_place(s4, 2, 3, 5).lane, 22);

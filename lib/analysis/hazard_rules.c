@@ -1,0 +1,311 @@
+/* lib/analysis/hazard_rules.c — the hazard rules as one table (docs/hazards.md
+   lists them for users, with the same ids).
+
+   One row per rule that the opcodes of isa.def can trigger on gfx90a, gfx942 and
+   gfx950, with the per-target numbers of wait states. Where a number depends on
+   the producing MFMA it is a formula of its pass count P (the ISA table's
+   mfma_passes_gfx90a / mfma_passes_gfx94x) and of XDL vs SMFMA (the hazard
+   class); on gfx90a both columns are the same (every non-DGEMM MFMA follows the
+   gfx90a numbers). A wait state is one issued instruction, or N+1 for s_nop N.
+
+   Cross-checked against LLVM twice: by reading GCNHazardRecognizer.cpp and
+   GCNSubtarget.h (the gfx950-aware version), and by running LLVM 22's recognizer
+   (llc-22 -run-pass=post-RA-hazard-rec on MIR) for every producer/consumer pair
+   of the unit tests on all three targets. The LLVM checks behind the rows:
+     H1   checkVMEMHazards: VmemSgprWaitStates = 5 (VI and later).
+     H2   checkRWLaneHazards: RWLaneWaitStates = 4, lane select = src1.
+     H3   checkReadM0Hazards: 1 after a SALU write of M0; LDS-DMA gated by
+          hasReadM0LdsDmaHazard (GFX9 generation).
+     H4   checkVALUHazardsHelper: 1, or 2 with gfx940 instructions;
+          createsVALUHazard: data wider than 64 bits, MUBUF only when soffset is
+          not a register, global always.
+     H5-H8  checkVALUHazards under hasVDecCoExecHazard (gfx940+):
+          VALUWriteSGPRVALUReadWaitstates = 2 (explicit SGPR reads and any read
+          of VCC), VALUWriteVGPRReadlaneRead = 1, VALUWriteEXECRWLane = 4.
+     H9   hasTransForwardingHazard (gfx940+): TransDefWaitstates = 1, consumer
+          any non-TRANS VALU.
+     H10, H11  checkMAIHazards90A: VALU (not MFMA) writes EXEC -> MFMA 4; VALU
+          (not MFMA, not dot) writes a source -> MFMA 2.
+     H12-H16  MFMA results. gfx90a: 5 / 11 / 19 for 2 / 8 / 16 passes (VALU,
+          VMEM, DS read; WAW; srcA/B), srcC overlapped 2 / 8 / 16, identical
+          srcC 0. gfx940+: XDL P+3 (+1 on gfx950 when P != 2), SMFMA P+2; srcC
+          identical 2 when P = 2 (GFX940_SMFMA4x4WritesVGPRFullSrcC); srcC
+          overlapped: XDL -> XDL P+1 (+1 on gfx950), XDL -> SMFMA P+1 (+1 on
+          gfx950 when P != 2), SMFMA -> SMFMA P, SMFMA -> XDL 0
+          (checkMAIHazards90A, checkMAIVALUHazards and the GFX940_*_N_Pass*
+          helpers).
+     H17  checkMAIVALUHazards: srcC read -> write 1 / 3 / 7 / 15 for 2 / 4 / 8 / 16
+          passes (P - 1); on gfx940+ XDL producers only.
+   Where this table and LLVM differ:
+     * LLVM looks back at most 19 wait states for MFMA results (MaxWaitStates),
+       so a gfx950 16-pass XDL producer (formula 20) would be under-covered there;
+       the formula is used here. (No opcode of isa.def has 16 passes on gfx950.)
+     * LLVM's H1 scans all uses of a VMEM instruction, implicit ones included,
+       so a VALU write of EXEC (v_cmp to exec) needs 5 wait states before any
+       VMEM there. The hardware documentation names the explicit SGPR operands
+       (saddr, soffset, srsrc); this table follows it.
+     * LLVM treats an MFMA as a VALU producer for the readlane (H7) and wide
+       store (H4) rules. An MFMA writing a readlane source is covered by H12
+       with larger numbers; an MFMA overwriting wide store data is an H4
+       consumer here.
+   Rules that no opcode of isa.def can trigger are absent: VALU VCC write ->
+   v_div_fmas, DPP, s_setreg/s_getreg, SDWA and op_sel destinations,
+   v_permlane*_swap, v_dot, DGEMM, XNACK soft clauses. */
+#include "hazard_rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define N(k) { 0, (k), 0, 0 }     /* k */
+#define NP(a) { 1, (a), 0, 0 }    /* P + a */
+#define NPX(a) { 1, (a), 1, 0 }   /* P + a, + 1 if P != 2 */
+#define NIF2(k) { 0, (k), 0, 1 }  /* k if P == 2, else 0 */
+/* The same number for both producer columns, per target. */
+#define T3(a, b, c) { { a, a }, { b, b }, { c, c } }
+
+#define P_VALU WA_HZ_P_VALU
+#define P_TRANS WA_HZ_P_TRANS
+#define P_SALU WA_HZ_P_SALU
+#define P_MFMA WA_HZ_P_MFMA
+#define P_SRCC WA_HZ_P_SRCC
+#define P_STORE WA_HZ_P_STORE
+#define ANY WA_HZ_SRCC_ANY
+#define SAME WA_HZ_SRCC_SAME
+#define PART WA_HZ_SRCC_PART
+
+/* The MFMA-result numbers shared by reads, WAW and srcA/B: gfx90a P+3
+   (5/11/19); gfx942 XDL P+3, SMFMA P+2; gfx950 XDL P+3 (+1 if P != 2), SMFMA P+2. */
+#define MFMA_RESULT { { NP(3), NP(3) }, { NP(3), NP(2) }, { NPX(3), NP(2) } }
+
+const wa_hz_rule wa_hz_rules[] = {
+    /* The VMEM unit reads its SGPR operands before a VALU's SGPR write lands. */
+    { "H1", "VALU writes an SGPR, VMEM reads it", P_VALU, WA_HZ_U_SCALAR, WA_HZ_C_VMEM, 0,
+      WA_HZ_A_READ, ANY, T3(N(5), N(5), N(5)) },
+    /* The lane select is read early, ahead of the VALU write-back. */
+    { "H2", "VALU writes an SGPR, v_readlane/v_writelane use it as lane select", P_VALU,
+      WA_HZ_U_SCALAR, WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_LANESEL, ANY,
+      T3(N(4), N(4), N(4)) },
+    /* LDS-DMA takes its LDS address from M0 without an interlock on SALU writes. */
+    { "H3", "SALU writes M0, LDS-DMA reads it", P_SALU, WA_HZ_U_M0, WA_HZ_C_LDSDMA, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(1), N(1), N(1)) },
+    /* Store data wider than 64 bits is read over more than one cycle: a VALU
+       must not overwrite it meanwhile. */
+    { "H4", "VMEM store of more than 64 bits of data, VALU overwrites a data register",
+      P_STORE, WA_HZ_U_VECTOR, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_WRITE, ANY,
+      T3(N(1), N(2), N(2)) },
+    /* gfx940+: no interlock for a VALU reading an SGPR that a VALU wrote. */
+    { "H5", "VALU writes an SGPR, VALU reads it", P_VALU,
+      WA_HZ_U_SGPR | WA_HZ_U_EXEC | WA_HZ_U_M0, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ,
+      ANY, T3(N(0), N(2), N(2)) },
+    { "H6", "VALU writes VCC, VALU reads it", P_VALU, WA_HZ_U_VCC,
+      WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(0), N(2), N(2)) },
+    /* gfx940+: the lane-reading VALUs take src0 before VGPR forwarding. */
+    { "H7", "VALU writes a VGPR, v_readlane/v_readfirstlane reads it", P_VALU, WA_HZ_U_VGPR,
+      WA_HZ_C_RLANE, 0, WA_HZ_A_SRC0, ANY, T3(N(0), N(1), N(1)) },
+    { "H8", "VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", P_VALU, WA_HZ_U_EXEC,
+      WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY,
+      T3(N(0), N(4), N(4)) },
+    /* gfx940+: TRANS results reach non-TRANS VALUs one cycle late. */
+    { "H9", "TRANS writes a VGPR, a non-TRANS VALU reads it", P_TRANS, WA_HZ_U_VECTOR,
+      WA_HZ_C_VALU | WA_HZ_C_MFMA, WA_HZ_C_TRANS, WA_HZ_A_READ, ANY, T3(N(0), N(1), N(1)) },
+    /* MFMA reads its sources from the register file, without VALU forwarding. */
+    { "H10", "VALU writes a VGPR/AGPR, MFMA reads it", P_VALU, WA_HZ_U_VECTOR, WA_HZ_C_MFMA, 0,
+      WA_HZ_A_READ, ANY, T3(N(2), N(2), N(2)) },
+    { "H11", "VALU writes EXEC, MFMA", P_VALU, WA_HZ_U_EXEC, WA_HZ_C_MFMA, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(4), N(4), N(4)) },
+    /* An MFMA writes D over its passes, with no interlock for later readers or
+       writers. */
+    { "H12", "MFMA writes D, VALU/VMEM/DS reads it", P_MFMA, WA_HZ_U_VECTOR,
+      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_READ, ANY, MFMA_RESULT },
+    { "H13", "MFMA writes D, VALU or VMEM/DS load overwrites it", P_MFMA, WA_HZ_U_VECTOR,
+      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY, MFMA_RESULT },
+    { "H14", "MFMA writes D, MFMA reads it as srcA/srcB", P_MFMA, WA_HZ_U_VECTOR, WA_HZ_C_MFMA,
+      0, WA_HZ_A_SRCAB, ANY, MFMA_RESULT },
+    /* Back-to-back accumulation into the same registers is forwarded, except
+       after a 2-pass MFMA on gfx940+. */
+    { "H15", "MFMA writes D, MFMA reads the same registers as srcC", P_MFMA, WA_HZ_U_VECTOR,
+      WA_HZ_C_MFMA, 0, WA_HZ_A_SRCC, SAME,
+      { { N(0), N(0) }, { NIF2(2), NIF2(2) }, { NIF2(2), NIF2(2) } } },
+    { "H16", "MFMA writes D, XDL MFMA reads overlapping (not identical) srcC", P_MFMA,
+      WA_HZ_U_VECTOR, WA_HZ_C_XDL, 0, WA_HZ_A_SRCC, PART,
+      { { NP(0), NP(0) }, { NP(1), N(0) }, { NP(2), N(0) } } },
+    { "H16", "MFMA writes D, SMFMA reads overlapping (not identical) srcC", P_MFMA,
+      WA_HZ_U_VECTOR, WA_HZ_C_SMFMA, 0, WA_HZ_A_SRCC, PART,
+      { { NP(0), NP(0) }, { NP(1), NP(0) }, { NPX(1), NP(0) } } },
+    /* An MFMA reads srcC late, over its passes (gfx940+: XDL only). */
+    { "H17", "MFMA reads srcC, VALU or VMEM/DS load overwrites it", P_SRCC, WA_HZ_U_VECTOR,
+      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY,
+      { { NP(-1), NP(-1) }, { NP(-1), N(0) }, { NP(-1), N(0) } } },
+};
+const unsigned wa_hz_nrules = sizeof(wa_hz_rules) / sizeof(wa_hz_rules[0]);
+
+int wa_hz_target_index(wa_target t)
+{
+    return t == WA_TARGET_GFX90A ? 0 : t == WA_TARGET_GFX950 ? 2 : 1;
+}
+
+int wa_hz_required(const wa_hz_rule *r, wa_target t, unsigned passes, int smfma)
+{
+    wa_hz_num n = r->n[wa_hz_target_index(t)][smfma ? 1 : 0];
+    if (n.only2)
+        return passes == 2 ? n.add : 0;
+    return n.p * (int)passes + n.add + (n.ne2 && passes != 2 ? 1 : 0);
+}
+
+void wa_hz_formula(char *buf, size_t len, const wa_hz_rule *r, wa_target t, unsigned passes,
+                   int smfma)
+{
+    wa_hz_num n = r->n[wa_hz_target_index(t)][smfma ? 1 : 0];
+    buf[0] = '\0';
+    if (!n.p && !n.only2)
+        return;
+    const char *kind = smfma ? "SMFMA" : "XDL";
+    if (n.only2)
+        snprintf(buf, len, "; %u-pass %s MFMA: %d if P = 2, else 0", passes, kind, n.add);
+    else
+        snprintf(buf, len, "; %u-pass %s MFMA: P%+d%s", passes, kind, n.add,
+                 n.ne2 && passes != 2 ? " +1 (P != 2)" : "");
+}
+
+unsigned wa_hz_consumer_class(const wa_isa_info *info)
+{
+    switch (info->hazard) {
+    case WA_HZ_VALU: return WA_HZ_C_VALU;
+    case WA_HZ_TRANS: return WA_HZ_C_VALU | WA_HZ_C_TRANS;
+    case WA_HZ_READLANE: return WA_HZ_C_VALU | WA_HZ_C_RLANE;
+    case WA_HZ_WRITELANE: return WA_HZ_C_VALU | WA_HZ_C_WLANE;
+    case WA_HZ_VMEM: return WA_HZ_C_VMEM;
+    case WA_HZ_LDS_DMA: return WA_HZ_C_VMEM | WA_HZ_C_LDSDMA;
+    case WA_HZ_DS: return WA_HZ_C_DS;
+    case WA_HZ_MFMA_XDL: return WA_HZ_C_XDL;
+    case WA_HZ_MFMA_SMFMA: return WA_HZ_C_SMFMA;
+    /* SALU, SMEM and control instructions consume nothing under these rules
+       (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). DGEMM:
+       the table has no F64 MFMA, so its rules are not modelled. */
+    default: return 0;
+    }
+}
+
+unsigned wa_hz_passes(const wa_isa_info *info, wa_target t)
+{
+    return t == WA_TARGET_GFX90A ? info->mfma_passes_gfx90a : info->mfma_passes_gfx94x;
+}
+
+int wa_hz_is_smfma(const wa_isa_info *info)
+{
+    return info->hazard == WA_HZ_MFMA_SMFMA;
+}
+
+unsigned wa_hz_operand_unit_class(const wa_operand *o)
+{
+    if (o->kind == WA_OPND_SPECIAL) {
+        switch (o->id) {
+        case WA_SPECIAL_VCC:
+        case WA_SPECIAL_VCC_LO:
+        case WA_SPECIAL_VCC_HI: return WA_HZ_U_VCC;
+        case WA_SPECIAL_EXEC:
+        case WA_SPECIAL_EXEC_LO:
+        case WA_SPECIAL_EXEC_HI: return WA_HZ_U_EXEC;
+        case WA_SPECIAL_M0: return WA_HZ_U_M0;
+        default: return 0; /* scc takes part in no rule */
+        }
+    }
+    if (o->kind != WA_OPND_VIRT && o->kind != WA_OPND_PHYS)
+        return 0;
+    switch (o->reg_class) {
+    case WA_REG_VGPR: return WA_HZ_U_VGPR;
+    case WA_REG_AGPR: return WA_HZ_U_AGPR;
+    case WA_REG_SGPR: return WA_HZ_U_SGPR;
+    default: return 0;
+    }
+}
+
+static int is_named(const wa_isa_info *info, unsigned k, const char *name)
+{
+    return k < info->num_operands && info->operands[k].name &&
+           strcmp(info->operands[k].name, name) == 0;
+}
+
+/* A buffer or global store of more than 64 bits of data (buffer stores only
+   when soffset is not a register): its data is read over several cycles. */
+static int wide_store(const wa_instr *in, const wa_isa_info *info)
+{
+    if (!(info->flags & WA_IF_STORE) || info->hazard != WA_HZ_VMEM)
+        return 0;
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+        if (info->format == WA_FMT_MUBUF && is_named(info, k, "soffset") &&
+            in->ops[k].kind != WA_OPND_IMM && in->ops[k].kind != WA_OPND_FIMM)
+            return 0;
+    return 1;
+}
+
+static void add_implicit(wa_hz_ref *out, unsigned *n, unsigned special, unsigned how,
+                         unsigned produces)
+{
+    if (*n >= WA_HZ_MAX_REFS)
+        return;
+    wa_hz_ref *r = &out[(*n)++];
+    r->opnd = WA_HZ_IMPLICIT;
+    r->special = (unsigned char)special;
+    r->how = (unsigned char)how;
+    r->produces = (unsigned char)produces;
+}
+
+unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
+{
+    unsigned cls = wa_hz_consumer_class(info);
+    unsigned hc = info->hazard;
+    int mfma = (info->flags & WA_IF_MFMA) != 0;
+    int valu = !mfma && (hc == WA_HZ_VALU || hc == WA_HZ_TRANS || hc == WA_HZ_READLANE ||
+                         hc == WA_HZ_WRITELANE);
+    int trans = valu && (info->flags & WA_IF_TRANS);
+    int salu = hc == WA_HZ_SALU;
+    int wide = wide_store(in, info);
+    unsigned def_kinds = (valu ? 1u << WA_HZ_P_VALU : 0) | (trans ? 1u << WA_HZ_P_TRANS : 0) |
+                         (salu ? 1u << WA_HZ_P_SALU : 0) | (mfma ? 1u << WA_HZ_P_MFMA : 0);
+    unsigned n = 0;
+    for (unsigned k = 0; k < in->nops && k < info->num_operands && n < WA_HZ_MAX_REFS; k++) {
+        const wa_operand *o = &in->ops[k];
+        if (!wa_hz_operand_unit_class(o))
+            continue;
+        unsigned role = wa_instr_role(in, info, k);
+        unsigned how = 0, produces = 0;
+        if (role & WA_ROLE_USE) {
+            how |= WA_HZ_A_READ;
+            if (cls & WA_HZ_C_MFMA)
+                how |= is_named(info, k, "srcC") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
+            if ((cls & (WA_HZ_C_RLANE | WA_HZ_C_WLANE)) && is_named(info, k, "ssrc1"))
+                how |= WA_HZ_A_LANESEL;
+            if ((cls & WA_HZ_C_RLANE) && is_named(info, k, "src0"))
+                how |= WA_HZ_A_SRC0;
+            if (mfma && is_named(info, k, "srcC"))
+                produces |= 1u << WA_HZ_P_SRCC;
+            if (wide && is_named(info, k, "vdata") && o->count > 2)
+                produces |= 1u << WA_HZ_P_STORE;
+        }
+        if (role & WA_ROLE_DEF) {
+            how |= WA_HZ_A_WRITE;
+            produces |= def_kinds;
+        }
+        if (!how && !produces)
+            continue;
+        wa_hz_ref *r = &out[n++];
+        r->opnd = (unsigned char)k;
+        r->special = 0;
+        r->how = (unsigned char)how;
+        r->produces = (unsigned char)produces;
+    }
+    /* implicit registers: uses are consumer reads, defs are writes (VALU and SALU
+       producers; SCC takes part in no rule) */
+    static const unsigned impl[3][2] = { { WA_IMPL_VCC, WA_SPECIAL_VCC },
+                                         { WA_IMPL_EXEC, WA_SPECIAL_EXEC },
+                                         { WA_IMPL_M0, WA_SPECIAL_M0 } };
+    unsigned impl_def_kinds = (valu ? 1u << WA_HZ_P_VALU : 0) | (salu ? 1u << WA_HZ_P_SALU : 0);
+    for (unsigned j = 0; j < 3; j++) {
+        if (info->implicit_uses & impl[j][0])
+            add_implicit(out, &n, impl[j][1], WA_HZ_A_IMPL, 0);
+        if (info->implicit_defs & impl[j][0])
+            add_implicit(out, &n, impl[j][1], WA_HZ_A_WRITE, impl_def_kinds);
+    }
+    return n;
+}

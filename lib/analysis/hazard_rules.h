@@ -1,0 +1,119 @@
+/* lib/analysis/hazard_rules.h — the hazard rules of gfx90a, gfx942 and gfx950 as
+   data: which instructions produce what, which consume how, and how many wait
+   states each pairing needs. Read by the hazard pass, the hazard checker and the
+   simulator's hazard mode, so the three agree on the facts while judging them
+   with different algorithms. Not installed.
+
+   A rule pairs a producer kind (recorded per 32-bit register unit) with consumer
+   classes and the way the consumer touches the unit; its number of wait states
+   depends on the target and, for MFMA producers, on the producer's pass count
+   and on XDL vs SMFMA. Sources and cross-checks: hazard_rules.c. */
+#ifndef WAVEASM_HAZARD_RULES_H
+#define WAVEASM_HAZARD_RULES_H
+
+#include "../ir/ir.h"
+
+/* Unit classes (which registers a rule watches). */
+#define WA_HZ_U_SGPR 0x01u
+#define WA_HZ_U_VCC 0x02u
+#define WA_HZ_U_EXEC 0x04u
+#define WA_HZ_U_M0 0x08u
+#define WA_HZ_U_VGPR 0x10u
+#define WA_HZ_U_AGPR 0x20u
+#define WA_HZ_U_SCALAR (WA_HZ_U_SGPR | WA_HZ_U_VCC | WA_HZ_U_EXEC | WA_HZ_U_M0)
+#define WA_HZ_U_VECTOR (WA_HZ_U_VGPR | WA_HZ_U_AGPR)
+
+/* Producer kinds: what an instruction leaves behind on a unit. */
+enum {
+    WA_HZ_P_VALU = 0, /* a VALU other than an MFMA wrote the unit */
+    WA_HZ_P_TRANS,    /* a transcendental VALU wrote it */
+    WA_HZ_P_SALU,     /* a SALU wrote it */
+    WA_HZ_P_MFMA,     /* an MFMA wrote it (D) */
+    WA_HZ_P_SRCC,     /* an MFMA read it as srcC */
+    WA_HZ_P_STORE,    /* a VMEM store of more than 64 bits read it as data */
+    WA_HZ_P_COUNT
+};
+
+/* Consumer classes (from the ISA table's hazard class). */
+#define WA_HZ_C_VALU 0x001u   /* VALU other than an MFMA: v_accvgpr_*, lane ops, TRANS included */
+#define WA_HZ_C_TRANS 0x002u
+#define WA_HZ_C_RLANE 0x004u  /* v_readlane, v_readfirstlane */
+#define WA_HZ_C_WLANE 0x008u  /* v_writelane */
+#define WA_HZ_C_XDL 0x010u    /* MFMA, XDL (f16/bf16/i8/fp8 inputs) */
+#define WA_HZ_C_SMFMA 0x020u  /* MFMA with f32 inputs */
+#define WA_HZ_C_VMEM 0x040u   /* buffer and global instructions, LDS-DMA included */
+#define WA_HZ_C_LDSDMA 0x080u
+#define WA_HZ_C_DS 0x100u
+#define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA)
+
+/* How a consumer touches a unit. */
+#define WA_HZ_A_READ 0x01u    /* explicit source operand */
+#define WA_HZ_A_IMPL 0x02u    /* implicit use (exec, vcc, m0) */
+#define WA_HZ_A_WRITE 0x04u   /* destination, explicit or implicit */
+#define WA_HZ_A_LANESEL 0x08u /* lane select (ssrc1) of v_readlane / v_writelane */
+#define WA_HZ_A_SRC0 0x10u    /* src0 of v_readlane / v_readfirstlane */
+#define WA_HZ_A_SRCAB 0x20u   /* MFMA srcA, srcB (and the scale operands) */
+#define WA_HZ_A_SRCC 0x40u    /* MFMA srcC */
+
+/* Wait states as a function of the producing MFMA's pass count P:
+   p * P + add, plus 1 when `ne2` is set and P != 2; with `only2` set: `add` when
+   P == 2, else 0. Fixed numbers have p = 0. */
+typedef struct wa_hz_num {
+    signed char p, add, ne2, only2;
+} wa_hz_num;
+
+/* srcC of an MFMA consumer compared with the producer's D. */
+enum { WA_HZ_SRCC_ANY = 0, WA_HZ_SRCC_SAME, WA_HZ_SRCC_PART };
+
+typedef struct wa_hz_rule {
+    const char *ref;          /* rule id (docs/hazards.md) */
+    const char *what;         /* producer, consumer */
+    unsigned char prod;       /* WA_HZ_P_*: the record the rule looks up */
+    unsigned char units;      /* WA_HZ_U_*: the registers it watches */
+    unsigned short cons;      /* WA_HZ_C_*: the consumers it applies to */
+    unsigned short not_cons;  /* WA_HZ_C_*: consumers excluded */
+    unsigned char how;        /* WA_HZ_A_*: the consumer accesses it looks at */
+    unsigned char srcc;       /* WA_HZ_SRCC_* */
+    /* [gfx90a, gfx942, gfx950][producer: not an SMFMA, SMFMA] */
+    wa_hz_num n[3][2];
+} wa_hz_rule;
+
+extern const wa_hz_rule wa_hz_rules[];
+extern const unsigned wa_hz_nrules;
+
+/* The largest number of wait states any rule can require (on any target). */
+#define WA_HZ_MAX_WAIT_STATES 20
+
+/* Index of `t` in wa_hz_rule.n. */
+int wa_hz_target_index(wa_target t);
+/* Wait states of rule `r` on `t` after a producer with `passes` (MFMA pass count,
+   0 otherwise) that is (`smfma` 1) or is not an SMFMA; <= 0 means none. */
+int wa_hz_required(const wa_hz_rule *r, wa_target t, unsigned passes, int smfma);
+/* Explanation of a pass-dependent number ("; 4-pass XDL MFMA: P+3"), or "". */
+void wa_hz_formula(char *buf, size_t len, const wa_hz_rule *r, wa_target t, unsigned passes,
+                   int smfma);
+
+/* Consumer classes of an opcode (0: consumes nothing under these rules). */
+unsigned wa_hz_consumer_class(const wa_isa_info *info);
+/* MFMA pass count on `t` (0 if not an MFMA) and whether it is an SMFMA. */
+unsigned wa_hz_passes(const wa_isa_info *info, wa_target t);
+int wa_hz_is_smfma(const wa_isa_info *info);
+
+/* Unit class of the registers of a register operand (0 for SCC, immediates...). */
+unsigned wa_hz_operand_unit_class(const wa_operand *o);
+
+/* One register reference of an instruction as the rules see it. */
+#define WA_HZ_IMPLICIT 0xFFu
+typedef struct wa_hz_ref {
+    unsigned char opnd;       /* operand index, or WA_HZ_IMPLICIT */
+    unsigned char special;    /* implicit references: WA_SPECIAL_VCC, _EXEC or _M0 */
+    unsigned char how;        /* WA_HZ_A_* accesses as a consumer (may be 0) */
+    unsigned char produces;   /* bit (1 << WA_HZ_P_*) per kind it records as a producer */
+} wa_hz_ref;
+#define WA_HZ_MAX_REFS 16u
+
+/* The register references of `in` (explicit operands, then implicit VCC, EXEC
+   and M0), each with its consumer accesses and producer kinds. */
+unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info);
+
+#endif

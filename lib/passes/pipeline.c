@@ -1,0 +1,313 @@
+/* lib/passes/pipeline.c — the stages in their default order, with per-stage
+   statistics, host replacements and optional verification after each stage. */
+#include "pass_util.h"
+
+#include <waveasm/emit.h>
+#include <waveasm/validate.h>
+
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const stage_names[WA_STAGE_COUNT_] = { "cse", "peephole", "regalloc",
+                                                          "waitcnt", "hazards" };
+
+const char *wa_stage_name(wa_stage stage)
+{
+    return (unsigned)stage < WA_STAGE_COUNT_ ? stage_names[stage] : NULL;
+}
+
+wa_status wa_stage_from_name(wa_stage *out, const char *name)
+{
+    if (!out || !name)
+        return WA_E_INVALID;
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
+        if (strcmp(name, stage_names[s]) == 0) {
+            *out = (wa_stage)s;
+            return WA_OK;
+        }
+    }
+    return WA_E_NOT_FOUND;
+}
+
+/* Checks the option struct and the per-stage structs it points to. */
+static wa_status check_pipeline_options(wa_context *ctx, const wa_pipeline_options *o)
+{
+    if (!o)
+        return WA_OK;
+    wa_status st = wa_check_options_version(ctx, o->version, WA_PIPELINE_OPTIONS_VERSION,
+                                            "wa_pipeline_options");
+    if (!st && o->cse)
+        st = wa_check_options_version(ctx, o->cse->version, WA_CSE_OPTIONS_VERSION,
+                                      "wa_cse_options");
+    if (!st && o->peephole)
+        st = wa_check_options_version(ctx, o->peephole->version, WA_PEEPHOLE_OPTIONS_VERSION,
+                                      "wa_peephole_options");
+    if (!st && o->regalloc)
+        st = wa_check_options_version(ctx, o->regalloc->version, WA_REGALLOC_OPTIONS_VERSION,
+                                      "wa_regalloc_options");
+    if (!st && o->waitcnt)
+        st = wa_check_options_version(ctx, o->waitcnt->version, WA_WAITCNT_OPTIONS_VERSION,
+                                      "wa_waitcnt_options");
+    if (!st && o->hazards)
+        st = wa_check_options_version(ctx, o->hazards->version, WA_HAZARD_OPTIONS_VERSION,
+                                      "wa_hazard_options");
+    if (!st && (o->flags & ~WA_PIPELINE_VERIFY))
+        st = wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "wa_pipeline_options: unknown flags 0x%x",
+                      o->flags & ~WA_PIPELINE_VERIFY);
+    return st;
+}
+
+static wa_status run_regalloc(wa_program *prog, const wa_regalloc_options *ro,
+                              wa_pass_stats *stats)
+{
+    wa_pass_stats local;
+    wa_pass_stats *s = wa_stats_begin(stats, &local, prog);
+    wa_regalloc_result *ra = NULL;
+    wa_status st = wa_regalloc_run(&ra, prog, ro);
+    unsigned removed = 0;
+    if (st == WA_OK)
+        st = wa_regalloc_apply(prog, ra, &removed);
+    wa_regalloc_destroy(ra);
+    s->removed = s->moves_removed = removed;
+    wa_stats_end(s, prog);
+    return st;
+}
+
+wa_status wa_run_stage(wa_program *prog, wa_stage stage, const wa_pipeline_options *opts,
+                       wa_pass_stats *stats)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    wa_status st = check_pipeline_options(prog->ctx, opts);
+    if (st)
+        return st;
+    switch (stage) {
+    case WA_STAGE_CSE: return wa_pass_cse(prog, opts ? opts->cse : NULL, stats);
+    case WA_STAGE_PEEPHOLE: return wa_pass_peephole(prog, opts ? opts->peephole : NULL, stats);
+    case WA_STAGE_REGALLOC: return run_regalloc(prog, opts ? opts->regalloc : NULL, stats);
+    case WA_STAGE_WAITCNT: return wa_pass_waitcnt(prog, opts ? opts->waitcnt : NULL, stats);
+    case WA_STAGE_HAZARDS: return wa_pass_hazards(prog, opts ? opts->hazards : NULL, stats);
+    default:
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "unknown stage %d", (int)stage);
+    }
+}
+
+/* ---- the pipeline object ----------------------------------------------------------------- */
+
+struct wa_pipeline {
+    wa_context *ctx;
+    wa_pipeline_options opts;
+    /* copies of the per-stage options the host gave */
+    wa_cse_options cse;
+    wa_peephole_options peephole;
+    wa_regalloc_options regalloc;
+    wa_waitcnt_options waitcnt;
+    wa_hazard_options hazards;
+    int enabled[WA_STAGE_COUNT_];
+    wa_stage_fn fn[WA_STAGE_COUNT_];
+    void *payload[WA_STAGE_COUNT_];
+    wa_stage_stats stats[WA_STAGE_COUNT_];
+};
+
+wa_status wa_pipeline_create(wa_pipeline **out, wa_context *ctx, const wa_pipeline_options *opts)
+{
+    if (!out || !ctx)
+        return WA_E_INVALID;
+    *out = NULL;
+    wa_diag_reset(ctx);
+    wa_status st = check_pipeline_options(ctx, opts);
+    if (st)
+        return st;
+    wa_pipeline *pl = wa_mem_calloc(ctx, 1, sizeof(*pl));
+    if (!pl)
+        return wa_error_nomem(ctx);
+    pl->ctx = ctx;
+    wa_pipeline_options defaults = WA_PIPELINE_OPTIONS_INIT;
+    pl->opts = opts ? *opts : defaults;
+    pl->opts.version = WA_PIPELINE_OPTIONS_VERSION;
+    /* Copy what the host pointed to, field by field up to its version: later
+       fields keep their defaults. */
+    if (pl->opts.cse) {
+        wa_cse_options d = WA_CSE_OPTIONS_INIT;
+        pl->cse = d;
+        pl->cse.flags = pl->opts.cse->flags;
+        pl->opts.cse = &pl->cse;
+    }
+    if (pl->opts.peephole) {
+        wa_peephole_options d = WA_PEEPHOLE_OPTIONS_INIT;
+        pl->peephole = d;
+        pl->peephole.flags = pl->opts.peephole->flags;
+        pl->opts.peephole = &pl->peephole;
+    }
+    if (pl->opts.regalloc) {
+        wa_regalloc_options d = WA_REGALLOC_OPTIONS_INIT;
+        const wa_regalloc_options *h = pl->opts.regalloc;
+        pl->regalloc = d;
+        memcpy(&pl->regalloc, h, h->version >= 2 ? sizeof(*h) : offsetof(wa_regalloc_options, liveness));
+        pl->regalloc.version = WA_REGALLOC_OPTIONS_VERSION;
+        pl->regalloc.liveness = NULL; /* computed from the program at that stage */
+        pl->opts.regalloc = &pl->regalloc;
+    }
+    if (pl->opts.waitcnt) {
+        wa_waitcnt_options d = WA_WAITCNT_OPTIONS_INIT;
+        pl->waitcnt = d;
+        pl->waitcnt.flags = pl->opts.waitcnt->flags;
+        pl->opts.waitcnt = &pl->waitcnt;
+    }
+    if (pl->opts.hazards) {
+        wa_hazard_options d = WA_HAZARD_OPTIONS_INIT;
+        pl->hazards = d;
+        pl->hazards.flags = pl->opts.hazards->flags;
+        pl->opts.hazards = &pl->hazards;
+    }
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
+        pl->enabled[s] = 1;
+    *out = pl;
+    return WA_OK;
+}
+
+void wa_pipeline_destroy(wa_pipeline *pl)
+{
+    if (pl)
+        wa_mem_free(pl->ctx, pl);
+}
+
+static wa_status check_stage(wa_pipeline *pl, wa_stage stage)
+{
+    if ((unsigned)stage >= WA_STAGE_COUNT_)
+        return wa_error(pl->ctx, WA_E_INVALID, WA_LOC_NONE, "unknown stage %d", (int)stage);
+    return WA_OK;
+}
+
+wa_status wa_pipeline_enable(wa_pipeline *pl, wa_stage stage, int enabled)
+{
+    if (!pl)
+        return WA_E_INVALID;
+    wa_diag_reset(pl->ctx);
+    wa_status st = check_stage(pl, stage);
+    if (!st)
+        pl->enabled[stage] = enabled != 0;
+    return st;
+}
+
+wa_status wa_pipeline_replace(wa_pipeline *pl, wa_stage stage, wa_stage_fn fn, void *payload)
+{
+    if (!pl)
+        return WA_E_INVALID;
+    wa_diag_reset(pl->ctx);
+    wa_status st = check_stage(pl, stage);
+    if (!st) {
+        pl->fn[stage] = fn;
+        pl->payload[stage] = fn ? payload : NULL;
+    }
+    return st;
+}
+
+/* After a stage with WA_PIPELINE_VERIFY: the program validates, and the checkers
+   of the stages that ran so far hold. */
+static wa_status verify_after(wa_pipeline *pl, wa_program *prog, wa_stage stage, int waits_done,
+                              int hazards_done)
+{
+    unsigned errors = 0;
+    wa_status st = wa_program_validate(&errors, prog, NULL);
+    if (!st && stage == WA_STAGE_REGALLOC && prog->nvregs != 0)
+        st = wa_error(pl->ctx, WA_E_INTERNAL, WA_LOC_NONE,
+                      "virtual registers remain after register allocation");
+    if (!st && waits_done)
+        st = wa_check_waitcnt(&errors, prog, pl->opts.waitcnt);
+    if (!st && hazards_done)
+        st = wa_check_hazards(&errors, prog, pl->opts.hazards);
+    if (st)
+        wa_error(pl->ctx, st, WA_LOC_NONE, "verification after stage '%s' failed",
+                 stage_names[stage]);
+    return st;
+}
+
+static int has_virtual(const wa_program *prog)
+{
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        for (unsigned k = 0; k < in->nops; k++)
+            if (in->ops[k].kind == WA_OPND_VIRT)
+                return 1;
+    }
+    return 0;
+}
+
+wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
+{
+    if (!pl || !prog)
+        return WA_E_INVALID;
+    wa_diag_reset(pl->ctx);
+    memset(pl->stats, 0, sizeof(pl->stats));
+    int waits_done = 0, hazards_done = 0;
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
+        wa_stage_stats *ss = &pl->stats[s];
+        ss->version = WA_STAGE_STATS_VERSION;
+        if (!pl->enabled[s])
+            continue;
+        clock_t t0 = clock();
+        wa_pass_stats *ps = &ss->pass;
+        wa_status st;
+        if (pl->fn[s]) {
+            memset(ps, 0, sizeof(*ps));
+            ps->version = WA_PASS_STATS_VERSION;
+            ps->instrs_before = wa_count_instrs(prog);
+            st = pl->fn[s](prog, ps, pl->payload[s]);
+            ps->version = WA_PASS_STATS_VERSION;
+            if (ps->instrs_after == 0)
+                ps->instrs_after = wa_count_instrs(prog);
+        } else {
+            st = wa_run_stage(prog, (wa_stage)s, &pl->opts, ps);
+        }
+        ss->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        ss->ran = 1;
+        ss->instrs = wa_count_instrs(prog);
+        if (st != WA_OK) {
+            if (wa_context_diag_count(pl->ctx) == 0)
+                wa_error(pl->ctx, st, WA_LOC_NONE, "stage '%s' failed", stage_names[s]);
+            return st;
+        }
+        if (!has_virtual(prog)) {
+            wa_kernel_resources kr;
+            if (wa_kernel_resources_compute(&kr, prog) == WA_OK) {
+                ss->peak_vgprs = kr.arch_vgprs;
+                ss->peak_sgprs = kr.next_free_sgpr;
+                ss->peak_agprs = kr.agprs;
+            } else {
+                wa_diag_reset(pl->ctx); /* statistics only: not the host's error */
+            }
+        }
+        waits_done |= s == WA_STAGE_WAITCNT;
+        hazards_done |= s == WA_STAGE_HAZARDS;
+        if (pl->opts.flags & WA_PIPELINE_VERIFY) {
+            st = verify_after(pl, prog, (wa_stage)s, waits_done, hazards_done);
+            if (st)
+                return st;
+        }
+    }
+    return WA_OK;
+}
+
+wa_status wa_pipeline_stats(wa_stage_stats *out, const wa_pipeline *pl, wa_stage stage)
+{
+    if (!out || !pl || (unsigned)stage >= WA_STAGE_COUNT_)
+        return WA_E_INVALID;
+    *out = pl->stats[stage];
+    out->version = WA_STAGE_STATS_VERSION;
+    return WA_OK;
+}
+
+wa_status wa_compile(wa_program *prog, const wa_pipeline_options *opts)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    wa_pipeline *pl = NULL;
+    wa_status st = wa_pipeline_create(&pl, prog->ctx, opts);
+    if (st == WA_OK)
+        st = wa_pipeline_run(pl, prog);
+    wa_pipeline_destroy(pl);
+    return st;
+}
