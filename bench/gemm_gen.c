@@ -9,7 +9,8 @@
                 with C = 0)
      loop(s)    K steps, each: wait for the quads loaded one step earlier,
                 ds_write_b128 them to LDS, barrier, ds_read_b64 the A and B
-                fragments, issue the loads of the next step (prefetch), a chain
+                fragments, issue the loads of the next step (prefetch), wait for
+                the fragments and barrier again (the LDS tiles are free), a chain
                 of v_mfma_f32_16x16x16_f16 on the accumulators of the step's
                 rows x columns of the 4 x 4 accumulator grid, address increments
      drain      a last K step without prefetch (consumes the final loads)
@@ -237,7 +238,7 @@ static unsigned step_size(const step_shape *s, int prefetch)
 {
     unsigned n = 5;                                   /* waits, 2 ds_write, barrier */
     n += s->depth * (s->nrows + s->ncols);            /* ds_read_b64 */
-    n += 1;                                           /* lgkmcnt wait */
+    n += 2;                                           /* lgkmcnt wait, barrier */
     n += s->depth * s->nrows * s->ncols;              /* MFMAs */
     if (prefetch)
         n += 4;                                       /* 2 loads, 2 increments */
@@ -338,6 +339,9 @@ static void step(gen *g, const step_shape *s, int prefetch, wa_operand next_a, w
         buffer(g, WA_OP_BUFFER_LOAD_DWORDX4, next_b, g->g_b, g->srd_b, imm(0), 0);
     }
     waitcnt(g, -1, 0);
+    /* every wave holds its fragments: the next step may overwrite the tiles
+       (without this barrier a fast wave's ds_write races a slow wave's ds_read) */
+    sopp(g, WA_OP_S_BARRIER, 0);
     for (unsigned t = 0; t < s->depth; t++)
         for (unsigned i = 0; i < s->nrows; i++)
             for (unsigned j = 0; j < s->ncols; j++) {

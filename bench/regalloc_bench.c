@@ -16,6 +16,7 @@
 
 #include <waveasm/waveasm.h>
 
+#include "bench_args.h"
 #include "gemm_gen.h"
 
 /* The liveness and allocation entry points are referenced weakly on ELF
@@ -121,36 +122,9 @@ static int parse_uint(unsigned *out, const char *s, unsigned min, unsigned max)
 
 static int parse_sizes(bench_opts *o, const char *s)
 {
-    o->nsizes = 0;
-    while (*s) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno || end == s || *s == '-')
-            return -1;
-        if (*end == 'k' || *end == 'K') {
-            v *= 1000;
-            end++;
-        } else if (*end == 'm' || *end == 'M') {
-            v *= 1000000;
-            end++;
-        }
-        if (v < 100 || v > 100000000 || o->nsizes == MAX_SIZES)
-            return -1;
-        o->sizes[o->nsizes++] = (unsigned)v;
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        s = end;
-    }
-    return o->nsizes ? 0 : -1;
-}
-
-static const char *arg_value(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+    int n = bench_parse_sizes(o->sizes, MAX_SIZES, s, 100, 100000000);
+    o->nsizes = n < 0 ? 0 : (unsigned)n;
+    return n < 0 ? -1 : 0;
 }
 
 static int parse_args(bench_opts *o, int argc, char **argv)
@@ -170,10 +144,10 @@ static int parse_args(bench_opts *o, int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             exit(0);
-        } else if ((v = arg_value(a, "--sizes"))) {
+        } else if ((v = bench_arg_value(a, "--sizes"))) {
             if (parse_sizes(o, v))
                 return fprintf(stderr, "bad --sizes: %s (100 .. 100M each)\n", v), -1;
-        } else if ((v = arg_value(a, "--shape"))) {
+        } else if ((v = bench_arg_value(a, "--shape"))) {
             gemm_gen_shape s;
             memset(o->shapes, 0, sizeof o->shapes);
             if (strcmp(v, "all") == 0)
@@ -182,22 +156,22 @@ static int parse_args(bench_opts *o, int argc, char **argv)
                 o->shapes[s] = 1;
             else
                 return fprintf(stderr, "bad --shape: %s\n", v), -1;
-        } else if ((v = arg_value(a, "--seed"))) {
+        } else if ((v = bench_arg_value(a, "--seed"))) {
             if (parse_u64(&o->seed, v))
                 return fprintf(stderr, "bad --seed: %s\n", v), -1;
-        } else if ((v = arg_value(a, "--runs"))) {
+        } else if ((v = bench_arg_value(a, "--runs"))) {
             if (parse_uint(&o->runs, v, 1, MAX_RUNS))
                 return fprintf(stderr, "bad --runs: %s (1 .. %d)\n", v, MAX_RUNS), -1;
-        } else if ((v = arg_value(a, "--budget"))) {
+        } else if ((v = bench_arg_value(a, "--budget"))) {
             if (parse_uint(&o->budget_ms, v, 1, 600000))
                 return fprintf(stderr, "bad --budget: %s\n", v), -1;
-        } else if ((v = arg_value(a, "--block-size"))) {
+        } else if ((v = bench_arg_value(a, "--block-size"))) {
             if (parse_uint(&o->block_size, v, 10, 10000))
                 return fprintf(stderr, "bad --block-size: %s (10 .. 10000)\n", v), -1;
-        } else if ((v = arg_value(a, "--max-vgprs"))) {
+        } else if ((v = bench_arg_value(a, "--max-vgprs"))) {
             if (parse_uint(&o->max_vgprs, v, 1, 256))
                 return fprintf(stderr, "bad --max-vgprs: %s (1 .. 256)\n", v), -1;
-        } else if ((v = arg_value(a, "--emit-text"))) {
+        } else if ((v = bench_arg_value(a, "--emit-text"))) {
             if (!*v)
                 return fprintf(stderr, "--emit-text needs a file name\n"), -1;
             o->emit_text = v;

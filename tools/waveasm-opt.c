@@ -47,6 +47,9 @@ static void usage(FILE *f)
             "  --waitcnt-barrier=lds|vmem|none  what s_barrier waits for (default lds: the\n"
             "                                   workgroup's LDS traffic; vmem: also vector\n"
             "                                   memory; none: nothing)\n"
+            "  --cse-no-hoist                   cse: leave loop-invariant values in their loops\n"
+            "  --peephole-disable=<g1,g2,...>   peephole: leave these groups alone: fuse, fold,\n"
+            "                                   moves, acc-init\n"
             "  --check-waitcnt                  verify the result's s_waitcnt coverage\n"
             "  --check-hazards                  verify the result's wait states (s_nop)\n"
             "  --print-liveness                 output the register pressure report of the\n"
@@ -285,7 +288,36 @@ typedef struct pass_cli {
     wa_stage stages[16];
     int pipeline, stats, verify, check_waitcnt, check_hazards;
     wa_waitcnt_options waitcnt;
+    wa_cse_options cse;
+    wa_peephole_options peephole;
 } pass_cli;
+
+/* Parses "fuse,fold,moves,acc-init" (any subset) into WA_PEEPHOLE_NO_* flags;
+   0 on success. */
+static int parse_peephole_groups(const char *v, unsigned *flags)
+{
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } groups[] = { { "fuse", WA_PEEPHOLE_NO_FUSE }, { "fold", WA_PEEPHOLE_NO_FOLD },
+                   { "moves", WA_PEEPHOLE_NO_MOVES }, { "acc-init", WA_PEEPHOLE_NO_ACC_INIT } };
+    if (!*v)
+        return -1;
+    while (*v) {
+        size_t n = strcspn(v, ",");
+        unsigned k = 0;
+        while (k < sizeof(groups) / sizeof(groups[0]) &&
+               !(strlen(groups[k].name) == n && strncmp(groups[k].name, v, n) == 0))
+            k++;
+        if (k == sizeof(groups) / sizeof(groups[0]))
+            return -1;
+        *flags |= groups[k].flag;
+        v += n;
+        if (*v == ',' && *++v == '\0')
+            return -1;
+    }
+    return 0;
+}
 
 /* Parses "a,b,c" into stage names; 0 on success, else prints a usage error. */
 static int parse_passes(const char *v, pass_cli *pc)
@@ -336,6 +368,8 @@ static int run_passes(wa_context *ctx, wa_program *prog, const pass_cli *pc)
 {
     wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
     po.waitcnt = &pc->waitcnt;
+    po.cse = &pc->cse;
+    po.peephole = &pc->peephole;
     if (pc->verify)
         po.flags |= WA_PIPELINE_VERIFY;
     wa_status st;
@@ -397,6 +431,10 @@ int main(int argc, char **argv)
     {
         wa_waitcnt_options wo = WA_WAITCNT_OPTIONS_INIT;
         pc.waitcnt = wo;
+        wa_cse_options co = WA_CSE_OPTIONS_INIT;
+        pc.cse = co;
+        wa_peephole_options ppo = WA_PEEPHOLE_OPTIONS_INIT;
+        pc.peephole = ppo;
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -468,6 +506,11 @@ int main(int argc, char **argv)
                 pc.waitcnt.flags = WA_WAITCNT_NO_BARRIER;
             else
                 return usage_error("unknown --waitcnt-barrier value ", v, " (lds, vmem, none)");
+        } else if (strcmp(a, "--cse-no-hoist") == 0) {
+            pc.cse.flags |= WA_CSE_NO_HOIST;
+        } else if ((v = option_value(argc, argv, &i, "--peephole-disable", &missing)) || missing) {
+            if (missing || parse_peephole_groups(v, &pc.peephole.flags))
+                return usage_error("option ", a, " needs a list of fuse, fold, moves, acc-init");
         } else if (strcmp(a, "--pass-stats") == 0) {
             pc.stats = 1;
         } else if (strcmp(a, "--verify-each") == 0) {

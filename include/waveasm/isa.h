@@ -53,6 +53,8 @@ typedef enum wa_operand_role {
 #define WA_OC_IMM 0x040u     /* raw immediate field in [imm_min, imm_max] */
 #define WA_OC_LABEL 0x080u   /* branch target */
 #define WA_OC_OFF 0x100u     /* the `off` keyword (no address register) */
+#define WA_OC_HWREG 0x200u   /* with WA_OC_IMM: a 16-bit hwreg(id, offset, size) field, written
+                                and printed in that form (see WA_HWREG below) */
 
 /* How an immediate in the position is interpreted (decides inline constants). */
 typedef enum wa_data_type {
@@ -80,7 +82,12 @@ typedef enum wa_data_type {
 #define WA_IF_F8F6F4 0x00010000u     /* A/B sizes follow cbsz/blgp formats */
 #define WA_IF_SIDE_EFFECTS 0x00020000u /* must not be removed or reordered freely */
 #define WA_IF_NO_SPECIAL_DST 0x00040000u /* destination must be a numbered register */
-#define WA_IF_MOVE 0x00080000u       /* copies src0 to vdst unchanged (coalescing candidate) */
+#define WA_IF_MOVE 0x00080000u       /* copies src0 to vdst unchanged (coalescing candidate);
+                                        not with modifiers: a DPP v_mov_b32 moves lanes */
+#define WA_IF_REL_M0 0x00100000u     /* s_movrels/s_movreld: the operand whose classes are
+                                        exactly WA_OC_SGPR is the base of an SGPR index
+                                        relative to M0 (the register accessed is base + M0,
+                                        which no analysis sees); it must be physical */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u
@@ -112,8 +119,19 @@ typedef enum wa_hazard_class {
     WA_HZ_MFMA_XDL,    /* F16/BF16/I8/FP8/F8F6F4 MFMA */
     WA_HZ_MFMA_SMFMA,  /* F32-input MFMA on gfx940+ */
     WA_HZ_MFMA_DGEMM,  /* F64 MFMA */
-    WA_HZ_BRANCH
+    WA_HZ_BRANCH,
+    /* Appended (values above are stable). Each names a consumer or producer that
+       a hazard rule of gfx90a/gfx942/gfx950 singles out; all but the last three are
+       VALU instructions, the last three SALU. */
+    WA_HZ_DIV_FMAS,      /* v_div_fmas: VALU that reads VCC implicitly */
+    WA_HZ_DOT,           /* v_dot*: dot-product VALU (its own write/read distances) */
+    WA_HZ_FMA64,         /* v_fma_f64: FP64 FMA, waits after a DGEMM MFMA */
+    WA_HZ_PERMLANE_SWAP, /* v_permlane16_swap / v_permlane32_swap (gfx950) */
+    WA_HZ_GETREG,        /* s_getreg_b32 */
+    WA_HZ_SETREG,        /* s_setreg_b32, s_setreg_imm32_b32 */
+    WA_HZ_MOVREL         /* s_movrels / s_movreld: SALU reading M0 as an index */
 } wa_hazard_class;
+#define WA_HZ_LAST_ WA_HZ_MOVREL
 
 #define WA_ISA_MAX_OPERANDS 6
 
@@ -141,15 +159,17 @@ typedef struct wa_isa_info {
     unsigned encoding;           /* opcode field of the format (32-bit form if any) */
     unsigned encoding_gfx90a;    /* differs only for a few MFMAs */
     unsigned mfma_passes_gfx90a; /* MFMA issue passes (cycles/4), 0 if not an MFMA */
-    unsigned mfma_passes_gfx94x; /* gfx942 and gfx950 */
+    unsigned mfma_passes_gfx94x; /* gfx942 (and gfx950 unless the next field differs) */
     unsigned num_operands;
     wa_isa_operand operands[WA_ISA_MAX_OPERANDS];
+    unsigned mfma_passes_gfx950; /* gfx950 (appended; wa_isa_mfma_passes reads all three) */
 } wa_isa_info;
 
 /* Element format of an MFMA's A and B operands. */
 typedef enum wa_mfma_input {
     WA_MFMA_IN_F16 = 1, WA_MFMA_IN_BF16, WA_MFMA_IN_FP8, WA_MFMA_IN_I8, WA_MFMA_IN_F32,
-    WA_MFMA_IN_F8F6F4 /* block-scaled: fp8/fp6/fp4 chosen by cbsz (A) and blgp (B) */
+    WA_MFMA_IN_F8F6F4, /* block-scaled: fp8/fp6/fp4 chosen by cbsz (A) and blgp (B) */
+    WA_MFMA_IN_F64     /* DGEMM: f64 A, B, C and D (register pairs) */
 } wa_mfma_input;
 
 /* Shape of an MFMA opcode: `blocks` independent M x N x K products (the
@@ -171,12 +191,37 @@ WA_API const wa_isa_info *wa_isa_get(unsigned op);
 WA_API int wa_isa_available(unsigned op, wa_target target);
 /* Shape of MFMA `op`; NULL when `op` is not an MFMA. */
 WA_API const wa_mfma_shape *wa_isa_mfma_shape(unsigned op);
+/* MFMA issue passes of `op` on `target` (0 if `op` is not an MFMA or not available
+   there). The DGEMM 16x16x4 takes 8 passes on gfx90a/gfx942 and 16 on gfx950. */
+WA_API unsigned wa_isa_mfma_passes(unsigned op, wa_target target);
 /* Assembly spelling of `op` on `target` (gfx90a names differ for some MFMAs). */
 WA_API const char *wa_isa_mnemonic(unsigned op, wa_target target);
 /* Finds the opcode spelled `mnemonic` (either spelling, with or without an
    _e32/_e64 suffix). Where one mnemonic has several entries (the `lds` forms of
    buffer loads) the plain form is returned. WA_E_NOT_FOUND otherwise. */
 WA_API wa_status wa_isa_lookup(wa_opcode *out, const char *mnemonic);
+/* The hwreg(id, offset, size) operand of s_getreg_b32 / s_setreg_b32 /
+   s_setreg_imm32_b32 is one 16-bit field: id in bits 5:0, the bit offset in
+   10:6, size - 1 in 15:11 (size 1..32). The text form spells it
+   hwreg(HW_REG_MODE) (offset 0, size 32) or hwreg(HW_REG_MODE, 0, 4), with a
+   number where a target has no name for the id. */
+#define WA_HWREG(id, offset, size) \
+    ((unsigned)(((id) & 0x3Fu) | ((offset) & 0x1Fu) << 6 | (((size) - 1u) & 0x1Fu) << 11))
+#define WA_HWREG_ID(field) ((unsigned)(field) & 0x3Fu)
+#define WA_HWREG_OFFSET(field) (((unsigned)(field) >> 6) & 0x1Fu)
+#define WA_HWREG_SIZE(field) ((((unsigned)(field) >> 11) & 0x1Fu) + 1u)
+/* Hardware register ids with a name on gfx90a, gfx942 and gfx950 (gfx942 and
+   gfx950 also name 20..24: XCC_ID and the SQ_PERF_SNAPSHOT registers). */
+#define WA_HWREG_MODE 1u
+#define WA_HWREG_STATUS 2u
+#define WA_HWREG_TRAPSTS 3u
+#define WA_HWREG_HW_ID 4u
+#define WA_HWREG_GPR_ALLOC 5u
+#define WA_HWREG_LDS_ALLOC 6u
+#define WA_HWREG_IB_STS 7u
+/* "HW_REG_MODE" for id 1 on `target`; NULL where the target has no name for it. */
+WA_API const char *wa_hwreg_name(unsigned id, wa_target target);
+
 /* Names for the enums above, for printing and bindings ("VOP2", "valu", ...). */
 WA_API const char *wa_format_name(wa_format format);
 WA_API const char *wa_latency_class_name(wa_latency_class lat);

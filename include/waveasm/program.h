@@ -87,6 +87,15 @@ WA_API wa_operand wa_opnd_sub(wa_operand reg, unsigned first, unsigned count);
 #define WA_MOD_SCC 0x10u    /* scc on gfx90a; spelled sc1 on gfx942/gfx950 */
 #define WA_MOD_SC1 WA_MOD_SCC
 #define WA_MOD_LDS 0x20u    /* MUBUF load into LDS (selects the *_LDS opcode) */
+/* Version 2. DPP (data-parallel primitives) on a VOP1/VOP2 instruction in its 32-bit
+   form: src0 is read from another lane chosen by dpp_ctrl; row_mask/bank_mask select
+   the lanes written. The text form spells it v_add_f32_dpp ... quad_perm:[1,0,3,2]
+   row_mask:0xf bank_mask:0xf bound_ctrl:1. */
+#define WA_MOD_DPP 0x40u
+/* DPP bound_ctrl: a source lane that does not exist (shifted out) or is off in
+   EXEC reads 0; without it the destination lane keeps its value. (The assembler
+   spells the bit bound_ctrl:1 and also accepts bound_ctrl:0 for it on GFX9.) */
+#define WA_MOD_BOUND_CTRL 0x80u
 
 typedef struct wa_mods {
     unsigned version;   /* WA_MODS_VERSION */
@@ -96,10 +105,36 @@ typedef struct wa_mods {
     uint8_t cbsz, abid, blgp;   /* MFMA broadcast controls (F8F6F4: A/B formats) */
     uint8_t op_sel, op_sel_hi;  /* 3 bits each (scaled MFMA scale selects) */
     int8_t vmcnt, lgkmcnt, expcnt; /* s_waitcnt fields; -1 = do not wait */
+    /* version 2 (a version-1 struct ends here: the library reads no further) */
+    uint16_t dpp_ctrl;          /* with WA_MOD_DPP: the control, WA_DPP_* below */
+    uint8_t row_mask, bank_mask; /* with WA_MOD_DPP: 4 bits each, rows of 16 lanes /
+                                    banks of 4 lanes in each row that are written */
     /* new fields only ever appended */
 } wa_mods;
-#define WA_MODS_VERSION 1
-#define WA_MODS_INIT { WA_MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1 }
+#define WA_MODS_VERSION 2
+#define WA_MODS_INIT { WA_MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF }
+
+/* DPP controls of gfx90a/gfx942/gfx950 (the hardware's dpp_ctrl values). "Lane l
+   reads lane s": quad_perm: s = 4 * (l / 4) + sel[l % 4]; row_shl:n: s = l + n
+   and row_shr:n: s = l - n within the row of 16 (lanes shifted past its edge have
+   no source); row_ror:n rotates the row; wave_shl/wave_shr shift the whole wave by
+   one, wave_rol/wave_ror rotate it; row_mirror: s = 15 - l in the row;
+   row_half_mirror: s = 7 - l in each half row; row_bcast:15: rows 1..3 read lane
+   15 of the row before (row 0 has no source); row_bcast:31: rows 2 and 3 read
+   lane 31 (rows 0 and 1 have none). */
+#define WA_DPP_QUAD_PERM(a, b, c, d) \
+    ((uint16_t)(((a) & 3u) | ((b) & 3u) << 2 | ((c) & 3u) << 4 | ((d) & 3u) << 6))
+#define WA_DPP_ROW_SHL(n) ((uint16_t)(0x100u + (n))) /* n = 1..15 */
+#define WA_DPP_ROW_SHR(n) ((uint16_t)(0x110u + (n))) /* n = 1..15 */
+#define WA_DPP_ROW_ROR(n) ((uint16_t)(0x120u + (n))) /* n = 1..15 */
+#define WA_DPP_WAVE_SHL1 0x130u
+#define WA_DPP_WAVE_ROL1 0x134u
+#define WA_DPP_WAVE_SHR1 0x138u
+#define WA_DPP_WAVE_ROR1 0x13Cu
+#define WA_DPP_ROW_MIRROR 0x140u
+#define WA_DPP_ROW_HALF_MIRROR 0x141u
+#define WA_DPP_ROW_BCAST15 0x142u
+#define WA_DPP_ROW_BCAST31 0x143u
 
 /* ---- Kernel attributes ----------------------------------------------------------------- */
 
@@ -237,9 +272,21 @@ WA_API wa_status wa_build(wa_tag *out, wa_program *prog, wa_opcode op,
 /* Family helpers: same as wa_build with the operands in table order. They fail
    with WA_E_INVALID when `op` is not of the family. Pass wa_opnd_none() for an
    absent operand. */
-/* VOP1/VOP2/VOPC/VOP3/VOP3P: dst then sources (v_cndmask's mask is src2). */
+/* VOP1/VOP2/VOPC/VOP3/VOP3P: dst then sources (v_cndmask's mask is src2).
+   v_div_scale_f32 (vdst, sdst, three sources) is built with wa_build. */
 WA_API wa_status wa_build_valu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
                                wa_operand src0, wa_operand src1, wa_operand src2);
+/* The same with modifiers: DPP (WA_MOD_DPP with dpp_ctrl, row_mask, bank_mask and
+   optionally WA_MOD_BOUND_CTRL) on a VOP1/VOP2 instruction. The validator allows
+   DPP where the hardware has it: the 32-bit form of a VOP1/VOP2 instruction whose
+   destination is a VGPR and whose src0 is a VGPR it only reads (not
+   v_readfirstlane, v_accvgpr_mov, the lane swaps), every source a VGPR (v_cndmask's
+   mask vcc), no constants. A DPP instruction also reads its destination: lanes
+   that are masked or have no source keep their value (with WA_MOD_BOUND_CTRL and
+   row_mask = bank_mask = 0xF every active lane is written, and it does not). */
+WA_API wa_status wa_build_valu_mods(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
+                                    wa_operand src0, wa_operand src1, wa_operand src2,
+                                    const wa_mods *mods);
 /* SOP1/SOP2/SOPC/SOPK: dst (none for s_cmp_*) then sources. */
 WA_API wa_status wa_build_salu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
                                wa_operand src0, wa_operand src1);
@@ -267,6 +314,12 @@ WA_API wa_status wa_build_mfma(wa_tag *out, wa_program *prog, wa_opcode op, wa_o
 WA_API wa_status wa_build_waitcnt(wa_tag *out, wa_program *prog, int vmcnt, int lgkmcnt, int expcnt);
 /* s_nop/s_sleep/s_setprio take `imm`; s_barrier/s_endpgm ignore it. */
 WA_API wa_status wa_build_sopp(wa_tag *out, wa_program *prog, wa_opcode op, int imm);
+/* s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32: `hwreg` is the 16-bit field
+   (WA_HWREG(id, offset, size) from isa.h); `value` is the destination SGPR of
+   s_getreg, the source SGPR of s_setreg_b32, the 32-bit integer of
+   s_setreg_imm32_b32 (wa_opnd_imm). */
+WA_API wa_status wa_build_hwreg(wa_tag *out, wa_program *prog, wa_opcode op, unsigned hwreg,
+                                wa_operand value);
 /* s_branch / s_cbranch_*. */
 WA_API wa_status wa_build_branch(wa_tag *out, wa_program *prog, wa_opcode op, wa_label target);
 /* Places `label` at the insert point. A label is placed at most once. */

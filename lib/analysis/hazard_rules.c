@@ -48,9 +48,19 @@
        store (H4) rules. An MFMA writing a readlane source is covered by H12
        with larger numbers; an MFMA overwriting wide store data is an H4
        consumer here.
-   Rules that no opcode of isa.def can trigger are absent: VALU VCC write ->
-   v_div_fmas, DPP, s_setreg/s_getreg, SDWA and op_sel destinations,
-   v_permlane*_swap, v_dot, DGEMM, XNACK soft clauses. */
+     H18  checkDivFMasHazards: DivFMasWaitStates = 4.
+     H19, H20  checkDPPHazards: DppVgprWaitStates = 2, DppExecWaitStates = 5.
+     H21  checkGetRegHazards / checkSetRegHazards: 2 on GFX9, same hwreg id.
+     H22, H23  checkPermlaneHazards (gfx950): VALU write 2, v_cmpx 4.
+     H24-H27  checkMAIVALUHazards: DotWriteSameDotReadSrcAB = 3,
+          DotWriteDifferentVALURead = 3; 1 on gfx940+ for same-opcode srcC and
+          MFMA reads (hasDstSelForwardingHazard reading op_sel_hi as dst_sel).
+     H28-H34  checkMAIHazards90A / checkMAIVALUHazards, DMFMA* constants and
+          the 16-pass gfx950 16x16x4 DGEMM.
+     Every number of H18-H34 was reproduced with llc-22 on MIR as well.
+   Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
+   three-instruction pattern), SDWA and op_sel partial destinations (no such
+   forms in isa.def), XNACK soft clauses. */
 #include "hazard_rules.h"
 
 #include <stdio.h>
@@ -69,9 +79,16 @@
 #define P_MFMA WA_HZ_P_MFMA
 #define P_SRCC WA_HZ_P_SRCC
 #define P_STORE WA_HZ_P_STORE
+#define P_DOT WA_HZ_P_DOT
+#define P_DGEMM4 WA_HZ_P_DGEMM4
+#define P_DGEMM16 WA_HZ_P_DGEMM16
+#define P_LOAD WA_HZ_P_LOAD
 #define ANY WA_HZ_SRCC_ANY
 #define SAME WA_HZ_SRCC_SAME
 #define PART WA_HZ_SRCC_PART
+#define ANYOP WA_HZ_OP_ANY
+#define SAMEOP WA_HZ_OP_SAME
+#define OTHEROP WA_HZ_OP_OTHER
 
 /* The MFMA-result numbers shared by reads, WAW and srcA/B: gfx90a P+3
    (5/11/19); gfx942 XDL P+3, SMFMA P+2; gfx950 XDL P+3 (+1 if P != 2), SMFMA P+2. */
@@ -80,62 +97,131 @@
 const wa_hz_rule wa_hz_rules[] = {
     /* The VMEM unit reads its SGPR operands before a VALU's SGPR write lands. */
     { "H1", "VALU writes an SGPR, VMEM reads it", P_VALU, WA_HZ_U_SCALAR, WA_HZ_C_VMEM, 0,
-      WA_HZ_A_READ, ANY, T3(N(5), N(5), N(5)) },
+      WA_HZ_A_READ, ANY, T3(N(5), N(5), N(5)), ANYOP },
     /* The lane select is read early, ahead of the VALU write-back. */
     { "H2", "VALU writes an SGPR, v_readlane/v_writelane use it as lane select", P_VALU,
       WA_HZ_U_SCALAR, WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_LANESEL, ANY,
-      T3(N(4), N(4), N(4)) },
+      T3(N(4), N(4), N(4)), ANYOP },
     /* LDS-DMA takes its LDS address from M0 without an interlock on SALU writes. */
-    { "H3", "SALU writes M0, LDS-DMA reads it", P_SALU, WA_HZ_U_M0, WA_HZ_C_LDSDMA, 0,
-      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(1), N(1), N(1)) },
+    { "H3", "SALU writes M0, LDS-DMA or s_movrel reads it", P_SALU, WA_HZ_U_M0,
+      WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY,
+      T3(N(1), N(1), N(1)), ANYOP },
     /* Store data wider than 64 bits is read over more than one cycle: a VALU
        must not overwrite it meanwhile. */
     { "H4", "VMEM store of more than 64 bits of data, VALU overwrites a data register",
       P_STORE, WA_HZ_U_VECTOR, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_WRITE, ANY,
-      T3(N(1), N(2), N(2)) },
+      T3(N(1), N(2), N(2)), ANYOP },
     /* gfx940+: no interlock for a VALU reading an SGPR that a VALU wrote. */
     { "H5", "VALU writes an SGPR, VALU reads it", P_VALU,
       WA_HZ_U_SGPR | WA_HZ_U_EXEC | WA_HZ_U_M0, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ,
-      ANY, T3(N(0), N(2), N(2)) },
+      ANY, T3(N(0), N(2), N(2)), ANYOP },
     { "H6", "VALU writes VCC, VALU reads it", P_VALU, WA_HZ_U_VCC,
-      WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(0), N(2), N(2)) },
+      WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY,
+      T3(N(0), N(2), N(2)), ANYOP },
     /* gfx940+: the lane-reading VALUs take src0 before VGPR forwarding. */
     { "H7", "VALU writes a VGPR, v_readlane/v_readfirstlane reads it", P_VALU, WA_HZ_U_VGPR,
-      WA_HZ_C_RLANE, 0, WA_HZ_A_SRC0, ANY, T3(N(0), N(1), N(1)) },
+      WA_HZ_C_RLANE, 0, WA_HZ_A_SRC0, ANY, T3(N(0), N(1), N(1)), ANYOP },
     { "H8", "VALU writes EXEC, v_readlane/v_readfirstlane/v_writelane", P_VALU, WA_HZ_U_EXEC,
       WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY,
-      T3(N(0), N(4), N(4)) },
+      T3(N(0), N(4), N(4)), ANYOP },
     /* gfx940+: TRANS results reach non-TRANS VALUs one cycle late. */
     { "H9", "TRANS writes a VGPR, a non-TRANS VALU reads it", P_TRANS, WA_HZ_U_VECTOR,
-      WA_HZ_C_VALU | WA_HZ_C_MFMA, WA_HZ_C_TRANS, WA_HZ_A_READ, ANY, T3(N(0), N(1), N(1)) },
+      WA_HZ_C_VALU | WA_HZ_C_MFMA, WA_HZ_C_TRANS, WA_HZ_A_READ, ANY, T3(N(0), N(1), N(1)), ANYOP },
     /* MFMA reads its sources from the register file, without VALU forwarding. */
     { "H10", "VALU writes a VGPR/AGPR, MFMA reads it", P_VALU, WA_HZ_U_VECTOR, WA_HZ_C_MFMA, 0,
-      WA_HZ_A_READ, ANY, T3(N(2), N(2), N(2)) },
+      WA_HZ_A_READ, ANY, T3(N(2), N(2), N(2)), ANYOP },
     { "H11", "VALU writes EXEC, MFMA", P_VALU, WA_HZ_U_EXEC, WA_HZ_C_MFMA, 0,
-      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(4), N(4), N(4)) },
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(4), N(4), N(4)), ANYOP },
     /* An MFMA writes D over its passes, with no interlock for later readers or
        writers. */
     { "H12", "MFMA writes D, VALU/VMEM/DS reads it", P_MFMA, WA_HZ_U_VECTOR,
-      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_READ, ANY, MFMA_RESULT },
+      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_READ, ANY, MFMA_RESULT, ANYOP },
     { "H13", "MFMA writes D, VALU or VMEM/DS load overwrites it", P_MFMA, WA_HZ_U_VECTOR,
-      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY, MFMA_RESULT },
+      WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY, MFMA_RESULT, ANYOP },
     { "H14", "MFMA writes D, MFMA reads it as srcA/srcB", P_MFMA, WA_HZ_U_VECTOR, WA_HZ_C_MFMA,
-      0, WA_HZ_A_SRCAB, ANY, MFMA_RESULT },
+      0, WA_HZ_A_SRCAB, ANY, MFMA_RESULT, ANYOP },
     /* Back-to-back accumulation into the same registers is forwarded, except
        after a 2-pass MFMA on gfx940+. */
     { "H15", "MFMA writes D, MFMA reads the same registers as srcC", P_MFMA, WA_HZ_U_VECTOR,
       WA_HZ_C_MFMA, 0, WA_HZ_A_SRCC, SAME,
-      { { N(0), N(0) }, { NIF2(2), NIF2(2) }, { NIF2(2), NIF2(2) } } },
+      { { N(0), N(0) }, { NIF2(2), NIF2(2) }, { NIF2(2), NIF2(2) } }, ANYOP },
     { "H16", "MFMA writes D, XDL MFMA reads overlapping (not identical) srcC", P_MFMA,
       WA_HZ_U_VECTOR, WA_HZ_C_XDL, 0, WA_HZ_A_SRCC, PART,
-      { { NP(0), NP(0) }, { NP(1), N(0) }, { NP(2), N(0) } } },
+      { { NP(0), NP(0) }, { NP(1), N(0) }, { NP(2), N(0) } }, ANYOP },
     { "H16", "MFMA writes D, SMFMA reads overlapping (not identical) srcC", P_MFMA,
       WA_HZ_U_VECTOR, WA_HZ_C_SMFMA, 0, WA_HZ_A_SRCC, PART,
-      { { NP(0), NP(0) }, { NP(1), NP(0) }, { NPX(1), NP(0) } } },
+      { { NP(0), NP(0) }, { NP(1), NP(0) }, { NPX(1), NP(0) } }, ANYOP },
+    { "H16", "MFMA writes D, DGEMM reads overlapping (not identical) srcC", P_MFMA,
+      WA_HZ_U_VECTOR, WA_HZ_C_DGEMM, 0, WA_HZ_A_SRCC, PART,
+      { { NP(1), NP(1) }, { NP(1), NP(0) }, { NPX(1), NP(0) } }, ANYOP },
     /* An MFMA reads srcC late, over its passes (gfx940+: XDL only). */
     { "H17", "MFMA reads srcC, VALU or VMEM/DS load overwrites it", P_SRCC, WA_HZ_U_VECTOR,
       WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY,
-      { { NP(-1), NP(-1) }, { NP(-1), N(0) }, { NP(-1), N(0) } } },
+      { { NP(-1), NP(-1) }, { NP(-1), N(0) }, { NP(-1), N(0) } }, ANYOP },
+    /* v_div_fmas takes VCC without the VALU forwarding path. */
+    { "H18", "VALU writes VCC, v_div_fmas reads it", P_VALU, WA_HZ_U_VCC, WA_HZ_C_DIVFMAS, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(4), N(4), N(4)), ANYOP },
+    /* DPP reads its source lanes and EXEC ahead of the forwarding path. */
+    { "H19", "VALU writes a VGPR, a DPP instruction reads it", P_VALU, WA_HZ_U_VGPR,
+      WA_HZ_C_DPP, 0, WA_HZ_A_READ, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    { "H19", "VMEM/DS load writes a VGPR, a DPP instruction reads it", P_LOAD, WA_HZ_U_VGPR,
+      WA_HZ_C_DPP, 0, WA_HZ_A_READ, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    { "H20", "VALU writes EXEC, a DPP instruction", P_VALU, WA_HZ_U_EXEC, WA_HZ_C_DPP, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(5), N(5), N(5)), ANYOP },
+    /* Hardware registers: a read or a second write of the same id waits for the write. */
+    { "H21", "s_setreg writes a hardware register, s_getreg/s_setreg of the same id", P_SALU,
+      WA_HZ_U_PSEUDO, WA_HZ_C_HWREG, 0, WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    /* gfx950 lane swaps read their operands early. */
+    { "H22", "VALU writes a VGPR, v_permlane*_swap reads it", P_VALU, WA_HZ_U_VGPR,
+      WA_HZ_C_PERMLANE, 0, WA_HZ_A_READ, ANY, T3(N(0), N(0), N(2)), ANYOP },
+    { "H23", "VALU writes EXEC, v_permlane*_swap", P_VALU, WA_HZ_U_EXEC, WA_HZ_C_PERMLANE, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(0), N(0), N(4)), ANYOP },
+    /* Dot products write late; only the same opcode accumulating into srcC is
+       forwarded. The 1 on gfx942/gfx950 follows LLVM, which reads the default
+       op_sel_hi of a VOP3P instruction as a high-half destination select. */
+    { "H24", "v_dot writes a VGPR, the same v_dot reads it as srcA/srcB", P_DOT, WA_HZ_U_VGPR,
+      WA_HZ_C_DOT, 0, WA_HZ_A_SRCAB, ANY, T3(N(3), N(3), N(3)), SAMEOP },
+    { "H25", "v_dot writes a VGPR, the same v_dot reads it as srcC", P_DOT, WA_HZ_U_VGPR,
+      WA_HZ_C_DOT, 0, WA_HZ_A_SRCC, ANY, T3(N(0), N(1), N(1)), SAMEOP },
+    { "H26", "v_dot writes a VGPR, another VALU reads or overwrites it", P_DOT, WA_HZ_U_VGPR,
+      WA_HZ_C_VALU, 0, WA_HZ_A_READ | WA_HZ_A_WRITE, ANY, T3(N(3), N(3), N(3)), OTHEROP },
+    { "H27", "v_dot writes a VGPR, MFMA reads it", P_DOT, WA_HZ_U_VGPR, WA_HZ_C_MFMA, 0,
+      WA_HZ_A_READ, ANY, T3(N(0), N(1), N(1)), ANYOP },
+    /* DGEMM results (fixed numbers per shape and target; 16x16 has 16 passes on
+       gfx950). A DGEMM reading srcC leaves no write-after-read hazard. */
+    { "H28", "16x16 DGEMM writes D, VALU reads it", P_DGEMM16, WA_HZ_U_VECTOR, WA_HZ_C_VALU, 0,
+      WA_HZ_A_READ, ANY, T3(N(11), N(11), N(19)), ANYOP },
+    { "H28", "4x4 DGEMM writes D, VALU reads it", P_DGEMM4, WA_HZ_U_VECTOR, WA_HZ_C_VALU, 0,
+      WA_HZ_A_READ, ANY, T3(N(6), N(6), N(6)), ANYOP },
+    { "H29", "16x16 DGEMM writes D, VMEM/DS reads it", P_DGEMM16, WA_HZ_U_VECTOR,
+      WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_READ, ANY, T3(N(18), N(18), N(18)), ANYOP },
+    { "H29", "4x4 DGEMM writes D, VMEM/DS reads it", P_DGEMM4, WA_HZ_U_VECTOR,
+      WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_READ, ANY, T3(N(9), N(9), N(9)), ANYOP },
+    { "H30", "16x16 DGEMM writes D, VALU or VMEM/DS load overwrites it", P_DGEMM16,
+      WA_HZ_U_VECTOR, WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY,
+      T3(N(11), N(11), N(11)), ANYOP },
+    { "H30", "4x4 DGEMM writes D, VALU or VMEM/DS load overwrites it", P_DGEMM4,
+      WA_HZ_U_VECTOR, WA_HZ_C_VALU | WA_HZ_C_VMEM | WA_HZ_C_DS, 0, WA_HZ_A_WRITE, ANY,
+      T3(N(6), N(6), N(6)), ANYOP },
+    { "H31", "16x16 DGEMM writes D, MFMA reads it as srcA/srcB", P_DGEMM16, WA_HZ_U_VECTOR,
+      WA_HZ_C_MFMA, 0, WA_HZ_A_SRCAB, ANY, T3(N(11), N(11), N(19)), ANYOP },
+    { "H31", "4x4 DGEMM writes D, MFMA reads it as srcA/srcB", P_DGEMM4, WA_HZ_U_VECTOR,
+      WA_HZ_C_MFMA, 0, WA_HZ_A_SRCAB, ANY, T3(N(6), N(6), N(6)), ANYOP },
+    { "H32", "16x16 DGEMM writes D, DGEMM reads overlapping (not identical) srcC", P_DGEMM16,
+      WA_HZ_U_VECTOR, WA_HZ_C_DGEMM, 0, WA_HZ_A_SRCC, PART, T3(N(9), N(9), N(17)), ANYOP },
+    { "H32", "4x4 DGEMM writes D, DGEMM reads overlapping (not identical) srcC", P_DGEMM4,
+      WA_HZ_U_VECTOR, WA_HZ_C_DGEMM, 0, WA_HZ_A_SRCC, PART, T3(N(4), N(4), N(4)), ANYOP },
+    { "H32", "16x16 DGEMM writes D, SMFMA reads overlapping srcC", P_DGEMM16, WA_HZ_U_VECTOR,
+      WA_HZ_C_SMFMA, 0, WA_HZ_A_SRCC, PART, T3(N(0), N(9), N(17)), ANYOP },
+    { "H32", "4x4 DGEMM writes D, SMFMA reads overlapping srcC", P_DGEMM4, WA_HZ_U_VECTOR,
+      WA_HZ_C_SMFMA, 0, WA_HZ_A_SRCC, PART, T3(N(0), N(4), N(4)), ANYOP },
+    { "H33", "4x4 DGEMM writes D, DGEMM reads the same registers as srcC", P_DGEMM4,
+      WA_HZ_U_VECTOR, WA_HZ_C_DGEMM, 0, WA_HZ_A_SRCC, SAME, T3(N(4), N(4), N(4)), ANYOP },
+    /* The FP64 FMA shares the DGEMM datapath, whatever the registers. */
+    { "H34", "16x16 DGEMM, v_fma_f64", P_DGEMM16, WA_HZ_U_PSEUDO, WA_HZ_C_FMA64, 0,
+      WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    { "H34", "4x4 DGEMM, v_fma_f64", P_DGEMM4, WA_HZ_U_PSEUDO, WA_HZ_C_FMA64, 0,
+      WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
 };
 const unsigned wa_hz_nrules = sizeof(wa_hz_rules) / sizeof(wa_hz_rules[0]);
 
@@ -162,8 +248,11 @@ void wa_hz_formula(char *buf, size_t len, const wa_hz_rule *r, wa_target t, unsi
     const char *kind = smfma ? "SMFMA" : "XDL";
     if (n.only2)
         snprintf(buf, len, "; %u-pass %s MFMA: %d if P = 2, else 0", passes, kind, n.add);
-    else
+    else if (n.add)
         snprintf(buf, len, "; %u-pass %s MFMA: P%+d%s", passes, kind, n.add,
+                 n.ne2 && passes != 2 ? " +1 (P != 2)" : "");
+    else
+        snprintf(buf, len, "; %u-pass %s MFMA: P%s", passes, kind,
                  n.ne2 && passes != 2 ? " +1 (P != 2)" : "");
 }
 
@@ -179,16 +268,76 @@ unsigned wa_hz_consumer_class(const wa_isa_info *info)
     case WA_HZ_DS: return WA_HZ_C_DS;
     case WA_HZ_MFMA_XDL: return WA_HZ_C_XDL;
     case WA_HZ_MFMA_SMFMA: return WA_HZ_C_SMFMA;
-    /* SALU, SMEM and control instructions consume nothing under these rules
-       (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). DGEMM:
-       the table has no F64 MFMA, so its rules are not modelled. */
+    case WA_HZ_MFMA_DGEMM: return WA_HZ_C_DGEMM;
+    case WA_HZ_DIV_FMAS: return WA_HZ_C_VALU | WA_HZ_C_DIVFMAS;
+    case WA_HZ_DOT: return WA_HZ_C_VALU | WA_HZ_C_DOT;
+    case WA_HZ_FMA64: return WA_HZ_C_VALU | WA_HZ_C_FMA64;
+    case WA_HZ_PERMLANE_SWAP: return WA_HZ_C_VALU | WA_HZ_C_PERMLANE;
+    case WA_HZ_GETREG:
+    case WA_HZ_SETREG: return WA_HZ_C_HWREG;
+    case WA_HZ_MOVREL: return WA_HZ_C_MOVREL;
+    /* Other SALU, SMEM and control instructions consume nothing under these
+       rules (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). */
     default: return 0;
     }
 }
 
+unsigned wa_hz_instr_class(const wa_instr *in, const wa_isa_info *info)
+{
+    unsigned cls = wa_hz_consumer_class(info);
+    if (in->mods.flags & WA_MOD_DPP)
+        cls |= WA_HZ_C_DPP;
+    return cls;
+}
+
+unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->flags & WA_IF_PSEUDO)
+        return 0;
+    if ((info->flags & WA_IF_NOP) && in->nops > 0) {
+        int64_t n = in->ops[0].imm.i;
+        return n < 0 ? 1u : n > 15 ? 16u : (unsigned)n + 1u;
+    }
+    return 1;
+}
+
+int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes)
+{
+    int best = 0;
+    for (unsigned p = 0; p < 32; p++)
+        for (int smfma = 0; smfma <= 1 && (passes >> p & 1u); smfma++) {
+            int k = wa_hz_required(r, t, p, smfma);
+            if (k > best)
+                best = k;
+        }
+    return best;
+}
+
 unsigned wa_hz_passes(const wa_isa_info *info, wa_target t)
 {
-    return t == WA_TARGET_GFX90A ? info->mfma_passes_gfx90a : info->mfma_passes_gfx94x;
+    switch (t) {
+    case WA_TARGET_GFX90A: return info->mfma_passes_gfx90a;
+    case WA_TARGET_GFX950: return info->mfma_passes_gfx950;
+    default: return info->mfma_passes_gfx94x;
+    }
+}
+
+int wa_hz_op_match(const wa_hz_rule *r, unsigned prod_op, unsigned cons_op)
+{
+    switch (r->same_op) {
+    case WA_HZ_OP_SAME: return prod_op == cons_op;
+    case WA_HZ_OP_OTHER: return prod_op != cons_op;
+    default: return 1;
+    }
+}
+
+int wa_hz_pseudo_index(unsigned special)
+{
+    if (special == WA_HZ_X_DGEMM)
+        return 0;
+    if (special >= WA_HZ_X_HWREG && special < WA_HZ_X_HWREG + 64u)
+        return 1 + (int)(special - WA_HZ_X_HWREG);
+    return -1;
 }
 
 int wa_hz_is_smfma(const wa_isa_info *info)
@@ -248,7 +397,7 @@ static void add_implicit(wa_hz_ref *out, unsigned *n, unsigned special, unsigned
     r->opnd = WA_HZ_IMPLICIT;
     r->special = (unsigned char)special;
     r->how = (unsigned char)how;
-    r->produces = (unsigned char)produces;
+    r->produces = (uint16_t)produces;
 }
 
 unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
@@ -256,13 +405,21 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
     unsigned cls = wa_hz_consumer_class(info);
     unsigned hc = info->hazard;
     int mfma = (info->flags & WA_IF_MFMA) != 0;
-    int valu = !mfma && (hc == WA_HZ_VALU || hc == WA_HZ_TRANS || hc == WA_HZ_READLANE ||
-                         hc == WA_HZ_WRITELANE);
+    int dgemm = hc == WA_HZ_MFMA_DGEMM;
+    int dot = hc == WA_HZ_DOT;
+    int valu = !mfma && !dot && (cls & WA_HZ_C_VALU);
     int trans = valu && (info->flags & WA_IF_TRANS);
-    int salu = hc == WA_HZ_SALU;
+    int salu = info->latency == WA_LAT_SALU || hc == WA_HZ_SALU;
+    int load = (hc == WA_HZ_VMEM || hc == WA_HZ_LDS_DMA || hc == WA_HZ_DS) &&
+               !(info->flags & WA_IF_STORE);
     int wide = wide_store(in, info);
+    /* the DGEMM shape: 4x4x4 takes 4 passes everywhere, 16x16x4 8 or 16 */
+    unsigned dgemm_kind = info->mfma_passes_gfx90a <= 4 ? WA_HZ_P_DGEMM4 : WA_HZ_P_DGEMM16;
     unsigned def_kinds = (valu ? 1u << WA_HZ_P_VALU : 0) | (trans ? 1u << WA_HZ_P_TRANS : 0) |
-                         (salu ? 1u << WA_HZ_P_SALU : 0) | (mfma ? 1u << WA_HZ_P_MFMA : 0);
+                         (salu ? 1u << WA_HZ_P_SALU : 0) | (dot ? 1u << WA_HZ_P_DOT : 0) |
+                         (load ? 1u << WA_HZ_P_LOAD : 0) |
+                         (mfma && !dgemm ? 1u << WA_HZ_P_MFMA : 0) |
+                         (dgemm ? 1u << dgemm_kind : 0);
     unsigned n = 0;
     for (unsigned k = 0; k < in->nops && k < info->num_operands && n < WA_HZ_MAX_REFS; k++) {
         const wa_operand *o = &in->ops[k];
@@ -274,11 +431,13 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
             how |= WA_HZ_A_READ;
             if (cls & WA_HZ_C_MFMA)
                 how |= is_named(info, k, "srcC") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
+            if (cls & WA_HZ_C_DOT)
+                how |= is_named(info, k, "src2") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
             if ((cls & (WA_HZ_C_RLANE | WA_HZ_C_WLANE)) && is_named(info, k, "ssrc1"))
                 how |= WA_HZ_A_LANESEL;
             if ((cls & WA_HZ_C_RLANE) && is_named(info, k, "src0"))
                 how |= WA_HZ_A_SRC0;
-            if (mfma && is_named(info, k, "srcC"))
+            if (mfma && !dgemm && is_named(info, k, "srcC"))
                 produces |= 1u << WA_HZ_P_SRCC;
             if (wide && is_named(info, k, "vdata") && o->count > 2)
                 produces |= 1u << WA_HZ_P_STORE;
@@ -293,7 +452,7 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
         r->opnd = (unsigned char)k;
         r->special = 0;
         r->how = (unsigned char)how;
-        r->produces = (unsigned char)produces;
+        r->produces = (uint16_t)produces;
     }
     /* implicit registers: uses are consumer reads, defs are writes (VALU and SALU
        producers; SCC takes part in no rule) */
@@ -307,5 +466,16 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
         if (info->implicit_defs & impl[j][0])
             add_implicit(out, &n, impl[j][1], WA_HZ_A_WRITE, impl_def_kinds);
     }
+    /* pseudo registers: the hardware register an s_setreg writes and an
+       s_getreg/s_setreg reads; the DGEMM marker */
+    if (hc == WA_HZ_SETREG || hc == WA_HZ_GETREG)
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+            if (info->operands[k].classes & WA_OC_HWREG)
+                add_implicit(out, &n, WA_HZ_X_HWREG + WA_HWREG_ID(in->ops[k].imm.i), WA_HZ_A_IMPL,
+                             hc == WA_HZ_SETREG ? 1u << WA_HZ_P_SALU : 0);
+    if (dgemm)
+        add_implicit(out, &n, WA_HZ_X_DGEMM, 0, 1u << dgemm_kind);
+    if (hc == WA_HZ_FMA64)
+        add_implicit(out, &n, WA_HZ_X_DGEMM, WA_HZ_A_IMPL, 0);
     return n;
 }

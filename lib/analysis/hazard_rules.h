@@ -20,6 +20,9 @@
 #define WA_HZ_U_M0 0x08u
 #define WA_HZ_U_VGPR 0x10u
 #define WA_HZ_U_AGPR 0x20u
+/* Pseudo registers: one per hardware register id (s_setreg/s_getreg) and one
+   that every DGEMM writes (v_fma_f64 waits for it whatever its operands). */
+#define WA_HZ_U_PSEUDO 0x40u
 #define WA_HZ_U_SCALAR (WA_HZ_U_SGPR | WA_HZ_U_VCC | WA_HZ_U_EXEC | WA_HZ_U_M0)
 #define WA_HZ_U_VECTOR (WA_HZ_U_VGPR | WA_HZ_U_AGPR)
 
@@ -31,6 +34,10 @@ enum {
     WA_HZ_P_MFMA,     /* an MFMA wrote it (D) */
     WA_HZ_P_SRCC,     /* an MFMA read it as srcC */
     WA_HZ_P_STORE,    /* a VMEM store of more than 64 bits read it as data */
+    WA_HZ_P_DOT,      /* a v_dot* wrote it (instead of WA_HZ_P_VALU) */
+    WA_HZ_P_DGEMM4,   /* a 4x4 DGEMM wrote it (D, or the DGEMM pseudo register) */
+    WA_HZ_P_DGEMM16,  /* a 16x16 DGEMM wrote it */
+    WA_HZ_P_LOAD,     /* a VMEM or DS load wrote it */
     WA_HZ_P_COUNT
 };
 
@@ -44,7 +51,15 @@ enum {
 #define WA_HZ_C_VMEM 0x040u   /* buffer and global instructions, LDS-DMA included */
 #define WA_HZ_C_LDSDMA 0x080u
 #define WA_HZ_C_DS 0x100u
-#define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA)
+#define WA_HZ_C_DIVFMAS 0x200u  /* v_div_fmas (reads VCC) */
+#define WA_HZ_C_DPP 0x400u      /* an instruction with the DPP modifier */
+#define WA_HZ_C_MOVREL 0x800u   /* s_movrels / s_movreld */
+#define WA_HZ_C_HWREG 0x1000u   /* s_getreg, s_setreg */
+#define WA_HZ_C_PERMLANE 0x2000u /* v_permlane16_swap / v_permlane32_swap */
+#define WA_HZ_C_FMA64 0x4000u   /* v_fma_f64 */
+#define WA_HZ_C_DGEMM 0x8000u   /* MFMA with f64 inputs */
+#define WA_HZ_C_DOT 0x10000u    /* v_dot* */
+#define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA | WA_HZ_C_DGEMM)
 
 /* How a consumer touches a unit. */
 #define WA_HZ_A_READ 0x01u    /* explicit source operand */
@@ -52,8 +67,8 @@ enum {
 #define WA_HZ_A_WRITE 0x04u   /* destination, explicit or implicit */
 #define WA_HZ_A_LANESEL 0x08u /* lane select (ssrc1) of v_readlane / v_writelane */
 #define WA_HZ_A_SRC0 0x10u    /* src0 of v_readlane / v_readfirstlane */
-#define WA_HZ_A_SRCAB 0x20u   /* MFMA srcA, srcB (and the scale operands) */
-#define WA_HZ_A_SRCC 0x40u    /* MFMA srcC */
+#define WA_HZ_A_SRCAB 0x20u   /* MFMA or v_dot srcA, srcB (and the scale operands) */
+#define WA_HZ_A_SRCC 0x40u    /* MFMA srcC, v_dot src2 (the accumulator) */
 
 /* Wait states as a function of the producing MFMA's pass count P:
    p * P + add, plus 1 when `ne2` is set and P != 2; with `only2` set: `add` when
@@ -64,18 +79,21 @@ typedef struct wa_hz_num {
 
 /* srcC of an MFMA consumer compared with the producer's D. */
 enum { WA_HZ_SRCC_ANY = 0, WA_HZ_SRCC_SAME, WA_HZ_SRCC_PART };
+/* The consumer's opcode compared with the producer's. */
+enum { WA_HZ_OP_ANY = 0, WA_HZ_OP_SAME, WA_HZ_OP_OTHER };
 
 typedef struct wa_hz_rule {
     const char *ref;          /* rule id (docs/hazards.md) */
     const char *what;         /* producer, consumer */
     unsigned char prod;       /* WA_HZ_P_*: the record the rule looks up */
     unsigned char units;      /* WA_HZ_U_*: the registers it watches */
-    unsigned short cons;      /* WA_HZ_C_*: the consumers it applies to */
-    unsigned short not_cons;  /* WA_HZ_C_*: consumers excluded */
+    unsigned cons;            /* WA_HZ_C_*: the consumers it applies to */
+    unsigned not_cons;        /* WA_HZ_C_*: consumers excluded */
     unsigned char how;        /* WA_HZ_A_*: the consumer accesses it looks at */
     unsigned char srcc;       /* WA_HZ_SRCC_* */
     /* [gfx90a, gfx942, gfx950][producer: not an SMFMA, SMFMA] */
     wa_hz_num n[3][2];
+    unsigned char same_op;    /* WA_HZ_OP_*: consumer opcode vs producer opcode */
 } wa_hz_rule;
 
 extern const wa_hz_rule wa_hz_rules[];
@@ -86,6 +104,9 @@ extern const unsigned wa_hz_nrules;
 
 /* Index of `t` in wa_hz_rule.n. */
 int wa_hz_target_index(wa_target t);
+/* Whether rule `r` pairs a producer of opcode `prod_op` with a consumer of
+   opcode `cons_op` (its same_op condition). */
+int wa_hz_op_match(const wa_hz_rule *r, unsigned prod_op, unsigned cons_op);
 /* Wait states of rule `r` on `t` after a producer with `passes` (MFMA pass count,
    0 otherwise) that is (`smfma` 1) or is not an SMFMA; <= 0 means none. */
 int wa_hz_required(const wa_hz_rule *r, wa_target t, unsigned passes, int smfma);
@@ -99,6 +120,23 @@ unsigned wa_hz_consumer_class(const wa_isa_info *info);
 unsigned wa_hz_passes(const wa_isa_info *info, wa_target t);
 int wa_hz_is_smfma(const wa_isa_info *info);
 
+/* Consumer classes of one instruction: wa_hz_consumer_class of its opcode, plus
+   whatever its modifiers add. The hazard pass and checker call this one, so
+   classes that depend on the instruction rather than the opcode (a DPP
+   modifier, say) are added here and nowhere else. */
+unsigned wa_hz_instr_class(const wa_instr *in, const wa_isa_info *info);
+
+/* Wait states an instruction provides to the instructions after it: 0 for
+   labels and comments, N+1 for s_nop N (1 to 16), 1 for every other one. */
+unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info);
+
+/* The largest number of wait states rule `r` can require on `t` after a
+   producer whose MFMA pass count P (0 for other instructions) has bit P set in
+   `passes` (P < 32), in either producer column; 0: the rule never applies.
+   WA_HZ_ALL_PASSES covers every pass count. */
+#define WA_HZ_ALL_PASSES 0xFFFFFFFFu
+int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes);
+
 /* Unit class of the registers of a register operand (0 for SCC, immediates...). */
 unsigned wa_hz_operand_unit_class(const wa_operand *o);
 
@@ -106,10 +144,18 @@ unsigned wa_hz_operand_unit_class(const wa_operand *o);
 #define WA_HZ_IMPLICIT 0xFFu
 typedef struct wa_hz_ref {
     unsigned char opnd;       /* operand index, or WA_HZ_IMPLICIT */
-    unsigned char special;    /* implicit references: WA_SPECIAL_VCC, _EXEC or _M0 */
+    unsigned char special;    /* implicit references: WA_SPECIAL_VCC, _EXEC or _M0, or
+                                 a pseudo register WA_HZ_X_* */
     unsigned char how;        /* WA_HZ_A_* accesses as a consumer (may be 0) */
-    unsigned char produces;   /* bit (1 << WA_HZ_P_*) per kind it records as a producer */
+    uint16_t produces;        /* bit (1 << WA_HZ_P_*) per kind it records as a producer */
 } wa_hz_ref;
+/* Pseudo registers in wa_hz_ref.special: the DGEMM marker, and hardware
+   register `id` (0..63) as WA_HZ_X_HWREG + id. WA_HZ_X_COUNT of them. */
+#define WA_HZ_X_DGEMM 0x40u
+#define WA_HZ_X_HWREG 0x80u
+#define WA_HZ_X_COUNT 65u
+/* Index (0 .. WA_HZ_X_COUNT - 1) of pseudo register `special`, or -1 if it is not one. */
+int wa_hz_pseudo_index(unsigned special);
 #define WA_HZ_MAX_REFS 16u
 
 /* The register references of `in` (explicit operands, then implicit VCC, EXEC

@@ -171,6 +171,20 @@ wa_status wa_build_valu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand 
     return wa_build(out, prog, op, ops, pack(ops, in, 4), NULL);
 }
 
+wa_status wa_build_valu_mods(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
+                             wa_operand src0, wa_operand src1, wa_operand src2,
+                             const wa_mods *mods)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    if (!format_in(op, FMT(WA_FMT_VOP1) | FMT(WA_FMT_VOP2) | FMT(WA_FMT_VOPC) |
+                           FMT(WA_FMT_VOP3) | FMT(WA_FMT_VOP3P)))
+        return family_error(prog, op, "VALU");
+    wa_operand in[4] = { dst, src0, src1, src2 }, ops[4];
+    return wa_build(out, prog, op, ops, pack(ops, in, 4), mods);
+}
+
 wa_status wa_build_salu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
                         wa_operand src0, wa_operand src1)
 {
@@ -313,6 +327,28 @@ wa_status wa_build_sopp(wa_tag *out, wa_program *prog, wa_opcode op, int imm)
         return family_error(prog, op, "SOPP (non-branch, non-waitcnt)");
     wa_operand o = wa_opnd_imm(imm);
     return wa_build(out, prog, op, &o, info->num_operands, NULL);
+}
+
+wa_status wa_build_hwreg(wa_tag *out, wa_program *prog, wa_opcode op, unsigned hwreg,
+                         wa_operand value)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    wa_diag_reset(prog->ctx);
+    const wa_isa_info *info = wa_isa_get(op);
+    unsigned field = WA_ISA_MAX_OPERANDS;
+    for (unsigned k = 0; info && k < info->num_operands; k++)
+        if (info->operands[k].classes & WA_OC_HWREG)
+            field = k;
+    if (!info || info->num_operands != 2 || field >= 2)
+        return family_error(prog, op, "hwreg (s_getreg/s_setreg)");
+    if (hwreg > 0xFFFFu)
+        return wa_error(prog->ctx, WA_E_RANGE, WA_LOC_NONE,
+                        "hwreg field 0x%x does not fit 16 bits (use WA_HWREG)", hwreg);
+    wa_operand ops[2];
+    ops[field] = wa_opnd_imm((int64_t)hwreg);
+    ops[1 - field] = value;
+    return wa_build(out, prog, op, ops, 2, NULL);
 }
 
 wa_status wa_build_branch(wa_tag *out, wa_program *prog, wa_opcode op, wa_label target)

@@ -110,6 +110,43 @@ static void sel_list(wa_sb *sb, const char *name, unsigned bits)
     wa_sb_printf(sb, " %s:[%u,%u,%u]", name, bits & 1u, (bits >> 1) & 1u, (bits >> 2) & 1u);
 }
 
+/* DPP as llvm-mc prints it: the control, both masks, bound_ctrl:1 when set. A
+   control value the hardware does not have is spelled dpp_ctrl:0x.. (text form
+   only; the validator rejects it). */
+static void format_dpp(wa_sb *sb, const wa_mods *m)
+{
+    unsigned c = m->dpp_ctrl;
+    if (c <= 0xFF)
+        wa_sb_printf(sb, " quad_perm:[%u,%u,%u,%u]", c & 3u, (c >> 2) & 3u, (c >> 4) & 3u, c >> 6);
+    else if (c >= 0x101 && c <= 0x10F)
+        wa_sb_printf(sb, " row_shl:%u", c - 0x100);
+    else if (c >= 0x111 && c <= 0x11F)
+        wa_sb_printf(sb, " row_shr:%u", c - 0x110);
+    else if (c >= 0x121 && c <= 0x12F)
+        wa_sb_printf(sb, " row_ror:%u", c - 0x120);
+    else if (c == WA_DPP_WAVE_SHL1)
+        wa_sb_puts(sb, " wave_shl:1");
+    else if (c == WA_DPP_WAVE_ROL1)
+        wa_sb_puts(sb, " wave_rol:1");
+    else if (c == WA_DPP_WAVE_SHR1)
+        wa_sb_puts(sb, " wave_shr:1");
+    else if (c == WA_DPP_WAVE_ROR1)
+        wa_sb_puts(sb, " wave_ror:1");
+    else if (c == WA_DPP_ROW_MIRROR)
+        wa_sb_puts(sb, " row_mirror");
+    else if (c == WA_DPP_ROW_HALF_MIRROR)
+        wa_sb_puts(sb, " row_half_mirror");
+    else if (c == WA_DPP_ROW_BCAST15)
+        wa_sb_puts(sb, " row_bcast:15");
+    else if (c == WA_DPP_ROW_BCAST31)
+        wa_sb_puts(sb, " row_bcast:31");
+    else
+        wa_sb_printf(sb, " dpp_ctrl:0x%x", c);
+    wa_sb_printf(sb, " row_mask:0x%x bank_mask:0x%x", m->row_mask, m->bank_mask);
+    if (m->flags & WA_MOD_BOUND_CTRL)
+        wa_sb_puts(sb, " bound_ctrl:1");
+}
+
 /* Every non-default modifier, in one canonical order, whatever the format: the
    text form must carry invalid programs too (the validator judges them). */
 static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, wa_target t,
@@ -137,6 +174,8 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_printf(sb, " abid:%u", m->abid);
     if (m->blgp)
         wa_sb_printf(sb, " blgp:%u", m->blgp);
+    if (m->flags & WA_MOD_DPP)
+        format_dpp(sb, m);
     int vm = m->vmcnt, lgkm = m->lgkmcnt, exp = m->expcnt;
     if ((flags & WA_FMT_ASM) && (info->flags & WA_IF_WAITCNT) && vm == -1 && lgkm == -1 &&
         exp == -1) {
@@ -153,14 +192,36 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_printf(sb, " lgkmcnt(%d)", lgkm);
 }
 
+/* hwreg(NAME) for a whole register, hwreg(NAME, offset, size) for a bit field,
+   with the id as a number where the target has no name for it (as llvm-mc prints). */
+static void format_hwreg(wa_sb *sb, unsigned field, wa_target t)
+{
+    unsigned id = WA_HWREG_ID(field), off = WA_HWREG_OFFSET(field), size = WA_HWREG_SIZE(field);
+    const char *name = wa_hwreg_name(id, t);
+    if (name)
+        wa_sb_printf(sb, "hwreg(%s", name);
+    else
+        wa_sb_printf(sb, "hwreg(%u", id);
+    if (off != 0 || size != 32)
+        wa_sb_printf(sb, ", %u, %u", off, size);
+    wa_sb_putc(sb, ')');
+}
+
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags)
 {
     const wa_isa_info *info = wa_isa_get(in->op);
     wa_sb_puts(sb, wa_isa_mnemonic(in->op, prog->target));
+    if (in->mods.flags & WA_MOD_DPP)
+        wa_sb_puts(sb, "_dpp");
     for (unsigned i = 0; i < in->nops; i++) {
+        const wa_operand *o = &in->ops[i];
         wa_sb_puts(sb, i == 0 ? " " : ", ");
-        wa_format_operand(sb, prog, &in->ops[i], declared, flags);
+        if (i < info->num_operands && (info->operands[i].classes & WA_OC_HWREG) &&
+            o->kind == WA_OPND_IMM && o->imm.i >= 0 && o->imm.i <= 0xFFFF)
+            format_hwreg(sb, (unsigned)o->imm.i, prog->target);
+        else
+            wa_format_operand(sb, prog, o, declared, flags);
     }
     format_mods(sb, in, info, prog->target, flags);
 }

@@ -63,12 +63,21 @@ static inline const wa_isa_info *wa_isa(unsigned op)
     return &wa_isa_table_[op];
 }
 
-/* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata. */
+/* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata
+   (operand 0 of every WA_IF_RTN_GLC row; their address and descriptor operands
+   stay uses); a DPP instruction also reads its destination (operand 0) unless
+   bound_ctrl and full row/bank masks make it write every active lane. */
 static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info, unsigned k)
 {
     unsigned r = info->operands[k].role;
-    if ((info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
+    if (k == 0 && (info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
         r |= WA_ROLE_DEF;
+    /* DPP: masked lanes and (without bound_ctrl) lanes without a source keep
+       vdst's value; with bound_ctrl and full masks every active lane is written. */
+    if (k == 0 && (in->mods.flags & WA_MOD_DPP) && (r & WA_ROLE_DEF) &&
+        !((in->mods.flags & WA_MOD_BOUND_CTRL) && in->mods.row_mask == 0xF &&
+          in->mods.bank_mask == 0xF))
+        r |= WA_ROLE_USE;
     return r;
 }
 

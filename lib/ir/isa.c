@@ -30,6 +30,7 @@
 #define SIDEFX WA_IF_SIDE_EFFECTS
 #define NOSPD WA_IF_NO_SPECIAL_DST
 #define MOVE WA_IF_MOVE
+#define RELM0 WA_IF_REL_M0
 
 #define iSCC WA_IMPL_SCC
 #define iVCC WA_IMPL_VCC
@@ -47,19 +48,25 @@
 #define OFF WA_OC_OFF
 
 #define SAME 0xFFFFFFFFu
+/* MFMA passes that differ between gfx942 (a) and gfx950 (b). */
+#define P2(a, b) ((a) | (b) << 8)
+#define P942_(p) ((p) & 0xFFu)
+#define P950_(p) (((p) >> 8) ? ((p) >> 8) : ((p) & 0xFFu))
 
 #define D(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
 #define U(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
 #define DU(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
 #define UK(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
 #define K(n, lo, hi) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM, lo, hi }
+#define HW(n) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM | WA_OC_HWREG, 0, 65535 }
 #define LB(n) { #n, WA_ROLE_USE, WA_TY_NONE, 0, WA_OC_LABEL, 0, 0 }
 #define NOOPS { NULL, 0, 0, 0, 0, 0, 0 }
 
 const wa_isa_info wa_isa_table_[] = {
 #define WA_INSN(id, mn, mn90a, fmt, tgt, fl, idef, iuse, cnt, lat, haz, enc, enc90a, p90a, p94x, nops, ...) \
     { #id, mn, mn90a, WA_FMT_##fmt, tgt, fl, idef, iuse, cnt, WA_LAT_##lat, WA_HZ_##haz,             \
-      enc, (enc90a) == SAME ? (enc) : (enc90a), p90a, p94x, nops, { __VA_ARGS__ } },
+      enc, (enc90a) == SAME ? (enc) : (enc90a), p90a, P942_(p94x), nops, { __VA_ARGS__ },         \
+      P950_(p94x) },
 #include <waveasm/isa.def>
 #undef WA_INSN
 };
@@ -95,6 +102,36 @@ int wa_isa_available(unsigned op, wa_target target)
     if (op >= WA_OP_COUNT_ || target <= WA_TARGET_UNKNOWN || (unsigned)target >= WA_TARGET_COUNT)
         return 0;
     return (wa_isa_table_[op].targets & WA_TARGET_BIT(target)) != 0;
+}
+
+unsigned wa_isa_mfma_passes(unsigned op, wa_target target)
+{
+    if (!wa_isa_available(op, target))
+        return 0;
+    const wa_isa_info *info = &wa_isa_table_[op];
+    switch (target) {
+    case WA_TARGET_GFX90A: return info->mfma_passes_gfx90a;
+    case WA_TARGET_GFX950: return info->mfma_passes_gfx950;
+    default: return info->mfma_passes_gfx94x;
+    }
+}
+
+const char *wa_hwreg_name(unsigned id, wa_target target)
+{
+    /* The names llvm-mc accepts and prints for these targets. */
+    static const char *const names[25] = {
+        NULL, "HW_REG_MODE", "HW_REG_STATUS", "HW_REG_TRAPSTS", "HW_REG_HW_ID",
+        "HW_REG_GPR_ALLOC", "HW_REG_LDS_ALLOC", "HW_REG_IB_STS", NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, "HW_REG_SH_MEM_BASES", "HW_REG_TBA_LO", "HW_REG_TBA_HI", "HW_REG_TMA_LO",
+        "HW_REG_TMA_HI", "HW_REG_XCC_ID", "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        "HW_REG_SQ_PERF_SNAPSHOT_DATA1", "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
+    };
+    if (target != WA_TARGET_GFX90A && target != WA_TARGET_GFX942 && target != WA_TARGET_GFX950)
+        return NULL;
+    if (id >= sizeof(names) / sizeof(names[0]) || (id >= 20 && target == WA_TARGET_GFX90A))
+        return NULL;
+    return names[id];
 }
 
 const char *wa_isa_mnemonic(unsigned op, wa_target target)
@@ -160,6 +197,7 @@ const char *wa_hazard_class_name(wa_hazard_class haz)
     static const char *const names[] = {
         "none", "salu", "valu", "trans", "readlane", "writelane", "smem", "vmem",
         "lds_dma", "ds", "mfma_xdl", "mfma_smfma", "mfma_dgemm", "branch",
+        "div_fmas", "dot", "fma64", "permlane_swap", "getreg", "setreg", "movrel",
     };
     return (unsigned)haz < sizeof(names) / sizeof(names[0]) ? names[haz] : NULL;
 }

@@ -32,6 +32,7 @@ typedef struct parser {
     unsigned nuntagged, capuntagged;
     int any_tag;
     wa_tag max_tag;
+    int dpp_ctrl_seen;    /* the current instruction has a DPP control */
 } parser;
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -476,6 +477,59 @@ static wa_status label_ref(parser *P, const char *name, size_t n, size_t at, wa_
     return WA_OK;
 }
 
+/* hwreg(NAME) / hwreg(NAME, offset, size) with NAME a HW_REG_* name of the
+   program's target or an id 0..63; the cursor is after "hwreg". */
+static wa_status read_hwreg(parser *P, wa_operand *o)
+{
+    wa_status st;
+    if ((st = expect(P, '(', "'(' after hwreg")))
+        return st;
+    skip_ws(P);
+    size_t at = P->pos;
+    unsigned id = 0;
+    if (is_ident_start(cur(P))) {
+        const char *w;
+        size_t n = read_ident(P, &w);
+        int found = 0;
+        for (unsigned i = 0; i < 64 && !found; i++)
+            if (eq_n(wa_hwreg_name(i, P->prog->target), w, n)) {
+                id = i;
+                found = 1;
+            }
+        if (!found) {
+            int other = 0;
+            for (unsigned t = WA_TARGET_GFX90A; t <= WA_TARGET_GFX950 && !other; t++)
+                for (unsigned i = 0; i < 64 && !other; i++)
+                    other = eq_n(wa_hwreg_name(i, (wa_target)t), w, n);
+            if (other)
+                return perr_at(P, at, WA_E_PARSE, "hardware register '%.*s' is not available on %s",
+                               (int)n, w, wa_target_name(P->prog->target) ? wa_target_name(P->prog->target) : "this target");
+            return perr_at(P, at, WA_E_PARSE, "unknown hardware register '%.*s'", (int)n, w);
+        }
+    } else {
+        int v;
+        if ((st = read_i32(P, &v, 0, 63, "hardware register id")))
+            return st;
+        id = (unsigned)v;
+    }
+    unsigned off = 0, size = 32;
+    if (accept(P, ',')) {
+        int v;
+        if ((st = read_i32(P, &v, 0, 31, "hwreg bit offset")))
+            return st;
+        off = (unsigned)v;
+        if ((st = expect(P, ',', "',' and the bit-field size (hwreg(id, offset, size))")))
+            return st;
+        if ((st = read_i32(P, &v, 1, 32, "hwreg bit-field size")))
+            return st;
+        size = (unsigned)v;
+    }
+    if ((st = expect(P, ')', "')' to close hwreg")))
+        return st;
+    *o = wa_opnd_imm((int64_t)WA_HWREG(id, off, size));
+    return WA_OK;
+}
+
 /* One operand. `spec` (may be NULL past the table's count) tells whether a bare
    identifier may be a label. */
 static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *spec)
@@ -501,6 +555,8 @@ static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *sp
             *o = wa_opnd_off();
             return WA_OK;
         }
+        if (eq_n("hwreg", w, n) && spec && (spec->classes & WA_OC_HWREG))
+            return read_hwreg(P, o);
         if (spec && (spec->classes & WA_OC_LABEL)) {
             wa_label l;
             wa_status st = label_ref(P, w, n, at, &l);
@@ -549,6 +605,19 @@ static wa_status read_count(parser *P, int8_t *field, int max, const char *name)
     return WA_OK;
 }
 
+/* One DPP control per instruction. */
+static wa_status set_dpp_ctrl(parser *P, wa_mods *m, size_t at, unsigned ctrl)
+{
+    if (P->dpp_ctrl_seen)
+        return perr_at(P, at, WA_E_PARSE, "a second DPP control (one of quad_perm, row_shl, "
+                                          "row_shr, row_ror, wave_*, row_mirror, row_half_mirror, "
+                                          "row_bcast per instruction)");
+    P->dpp_ctrl_seen = 1;
+    m->dpp_ctrl = (uint16_t)ctrl;
+    m->flags |= WA_MOD_DPP;
+    return WA_OK;
+}
+
 static wa_status read_modifier(parser *P, wa_mods *m)
 {
     skip_ws(P);
@@ -585,6 +654,61 @@ static wa_status read_modifier(parser *P, wa_mods *m)
             return st;
         if ((st = read_sel(P, WORD("op_sel") ? &m->op_sel : &m->op_sel_hi)))
             return st;
+    } else if (WORD("quad_perm")) {
+        unsigned sels = 0;
+        if ((st = expect(P, ':', "':'")) || (st = expect(P, '[', "'['")))
+            return st;
+        for (unsigned i = 0; i < 4; i++) {
+            int sel;
+            if (i && (st = expect(P, ',', "','")))
+                return st;
+            if ((st = read_i32(P, &sel, 0, 3, "quad_perm lane")))
+                return st;
+            sels |= (unsigned)sel << (2 * i);
+        }
+        if ((st = expect(P, ']', "']'")))
+            return st;
+        return set_dpp_ctrl(P, m, at, sels);
+    } else if (WORD("row_shl") || WORD("row_shr") || WORD("row_ror")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 1, 15, "row shift")))
+            return st;
+        unsigned base = WORD("row_shl") ? 0x100u : WORD("row_shr") ? 0x110u : 0x120u;
+        return set_dpp_ctrl(P, m, at, base + (unsigned)v);
+    } else if (WORD("wave_shl") || WORD("wave_rol") || WORD("wave_shr") || WORD("wave_ror")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 1, 1, "wave shift")))
+            return st;
+        unsigned c = WORD("wave_shl") ? WA_DPP_WAVE_SHL1 : WORD("wave_rol") ? WA_DPP_WAVE_ROL1
+                   : WORD("wave_shr") ? WA_DPP_WAVE_SHR1 : WA_DPP_WAVE_ROR1;
+        return set_dpp_ctrl(P, m, at, c);
+    } else if (WORD("row_mirror") || WORD("row_half_mirror")) {
+        return set_dpp_ctrl(P, m, at, WORD("row_mirror") ? WA_DPP_ROW_MIRROR : WA_DPP_ROW_HALF_MIRROR);
+    } else if (WORD("row_bcast")) {
+        size_t vat;
+        if ((st = expect(P, ':', "':'")))
+            return st;
+        vat = (skip_ws(P), P->pos);
+        if ((st = read_i32(P, &v, 0, 255, "row_bcast")))
+            return st;
+        if (v != 15 && v != 31)
+            return perr_at(P, vat, WA_E_PARSE, "row_bcast takes 15 or 31, not %d", v);
+        return set_dpp_ctrl(P, m, at, v == 15 ? WA_DPP_ROW_BCAST15 : WA_DPP_ROW_BCAST31);
+    } else if (WORD("dpp_ctrl")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 0x1FF, "dpp_ctrl")))
+            return st;
+        return set_dpp_ctrl(P, m, at, (unsigned)v);
+    } else if (WORD("row_mask") || WORD("bank_mask")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 15, WORD("row_mask") ? "row_mask" : "bank_mask")))
+            return st;
+        if (WORD("row_mask"))
+            m->row_mask = (uint8_t)v;
+        else
+            m->bank_mask = (uint8_t)v;
+        m->flags |= WA_MOD_DPP;
+    } else if (WORD("bound_ctrl")) {
+        /* GFX9 assemblers read bound_ctrl:0 and bound_ctrl:1 as the same bit */
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 1, "bound_ctrl")))
+            return st;
+        m->flags |= WA_MOD_DPP | WA_MOD_BOUND_CTRL;
     } else if (WORD("vmcnt")) {
         return read_count(P, &m->vmcnt, 127, "vmcnt");
     } else if (WORD("lgkmcnt")) {
@@ -672,10 +796,13 @@ static wa_status parse_instruction(parser *P)
     const char *w;
     size_t n = read_ident(P, &w);
     unsigned op;
+    int dpp_suffix = 0;
     if (!lookup_n(P, w, n, &op)) {
         int found = 0;
         if (n > 4 && (memcmp(w + n - 4, "_e32", 4) == 0 || memcmp(w + n - 4, "_e64", 4) == 0))
             found = lookup_n(P, w, n - 4, &op);
+        else if (n > 4 && memcmp(w + n - 4, "_dpp", 4) == 0)
+            found = dpp_suffix = lookup_n(P, w, n - 4, &op);
         if (!found)
             return perr_at(P, mpos, WA_E_PARSE, "unknown mnemonic '%.*s'", (int)n, w);
     }
@@ -685,6 +812,9 @@ static wa_status parse_instruction(parser *P)
     unsigned nops = 0;
     wa_mods mods = WA_MODS_INIT;
     wa_status st;
+    P->dpp_ctrl_seen = 0;
+    if (dpp_suffix)
+        mods.flags |= WA_MOD_DPP;
 
     skip_ws(P);
     if (op == WA_OP_S_WAITCNT && (is_digit(cur(P)))) {
@@ -733,6 +863,11 @@ static wa_status parse_instruction(parser *P)
         if ((st = read_modifier(P, &mods)))
             return st;
     }
+    if ((mods.flags & WA_MOD_DPP) && !P->dpp_ctrl_seen)
+        return perr_at(P, mpos, WA_E_PARSE,
+                       "DPP needs a control: quad_perm:[a,b,c,d], row_shl:N, row_shr:N, row_ror:N, "
+                       "wave_shl:1, wave_rol:1, wave_shr:1, wave_ror:1, row_mirror, "
+                       "row_half_mirror, row_bcast:15 or row_bcast:31");
     if (mods.flags & WA_MOD_LDS) {
         wa_opcode l = info->format == WA_FMT_MUBUF ? lds_variant(op) : WA_OP_COUNT_;
         if (l == WA_OP_COUNT_)

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 static wa_loc prog_loc(const wa_program *prog)
@@ -246,7 +247,23 @@ static int mods_eq(const wa_mods *a, const wa_mods *b)
     return a->flags == b->flags && a->offset == b->offset && a->offset1 == b->offset1 &&
            a->cbsz == b->cbsz && a->abid == b->abid && a->blgp == b->blgp &&
            a->op_sel == b->op_sel && a->op_sel_hi == b->op_sel_hi && a->vmcnt == b->vmcnt &&
-           a->lgkmcnt == b->lgkmcnt && a->expcnt == b->expcnt;
+           a->lgkmcnt == b->lgkmcnt && a->expcnt == b->expcnt && a->dpp_ctrl == b->dpp_ctrl &&
+           a->row_mask == b->row_mask && a->bank_mask == b->bank_mask;
+}
+
+/* A host's wa_mods as the current version: a version-1 struct is read only up to
+   its end (the host's struct has no later fields); the rest takes the defaults. */
+static wa_mods mods_import(const wa_mods *m)
+{
+    wa_mods out = WA_MODS_INIT;
+    size_t n = m->version >= 2 ? sizeof(wa_mods) : offsetof(wa_mods, dpp_ctrl);
+    memcpy(&out, m, n);
+    out.version = WA_MODS_VERSION;
+    if (!(out.flags & WA_MOD_DPP)) { /* DPP fields mean nothing without DPP */
+        out.dpp_ctrl = 0;
+        out.row_mask = out.bank_mask = 0xF;
+    }
+    return out;
 }
 
 int wa_program_equal(const wa_program *a, const wa_program *b)
@@ -798,10 +815,18 @@ static wa_status check_operand(wa_program *prog, const wa_operand *o, unsigned i
 /* Field widths of wa_mods that the IR can represent. */
 static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc loc)
 {
-    const unsigned known = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC |
-                           WA_MOD_LDS;
+    unsigned known = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC |
+                     WA_MOD_LDS;
     if (m->version < 1 || m->version > WA_MODS_VERSION)
         return wa_error(prog->ctx, WA_E_INVALID, loc, "unknown wa_mods version %u", m->version);
+    if (m->version >= 2) {
+        known |= WA_MOD_DPP | WA_MOD_BOUND_CTRL;
+        if ((m->flags & WA_MOD_DPP) && (m->dpp_ctrl > 0x1FF || m->row_mask > 15 || m->bank_mask > 15))
+            return wa_error(prog->ctx, WA_E_INVALID, loc,
+                            "DPP fields: dpp_ctrl has 9 bits, row_mask and bank_mask 4");
+        if ((m->flags & WA_MOD_BOUND_CTRL) && !(m->flags & WA_MOD_DPP))
+            return wa_error(prog->ctx, WA_E_INVALID, loc, "WA_MOD_BOUND_CTRL without WA_MOD_DPP");
+    }
     if (m->flags & ~known)
         return wa_error(prog->ctx, WA_E_INVALID, loc, "unknown modifier flags 0x%x",
                         m->flags & ~known);
@@ -871,8 +896,7 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
                         "%s with WA_MOD_LDS: use the lds form of the opcode (wa_build_mubuf picks it)",
                         info->mnemonic);
     wa_mods defaults = WA_MODS_INIT;
-    in.mods = mods ? *mods : defaults;
-    in.mods.version = WA_MODS_VERSION;
+    in.mods = mods ? mods_import(mods) : defaults;
     if (info->flags & WA_IF_LDS_DMA)
         in.mods.flags |= WA_MOD_LDS;
     if (info->flags & WA_IF_PSEUDO) {
@@ -1038,8 +1062,7 @@ wa_status wa_program_set_mods(wa_program *prog, unsigned index, const wa_mods *m
                         "WA_MOD_LDS on an instruction that is not an lds form");
     unsigned keep_lds = in->mods.flags & WA_MOD_LDS &&
                         (wa_isa_get(in->op)->flags & WA_IF_LDS_DMA);
-    in->mods = *mods;
-    in->mods.version = WA_MODS_VERSION;
+    in->mods = mods_import(mods);
     if (keep_lds)
         in->mods.flags |= WA_MOD_LDS;
     return WA_OK;

@@ -426,6 +426,16 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
             cls = o->reg_class;
         }
     }
+    /* An implicit VCC read (v_div_fmas) takes the constant bus slot too. */
+    if (is_valu && (info->implicit_uses & WA_IMPL_VCC))
+        nscalars++;
+    /* The base of an M0-relative SGPR index must be a physical register: the
+       register accessed is base + M0, which a virtual register cannot express. */
+    if ((info->flags & WA_IF_REL_M0) && !(V->flags & WA_VALIDATE_PHYSICAL))
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+            if (info->operands[k].classes == WA_OC_SGPR && in->ops[k].kind == WA_OPND_VIRT)
+                verr(V, loc, "%s operand %s: the base of an M0-relative index must be a physical SGPR, not %s",
+                     info->mnemonic, info->operands[k].name, otext(V, &in->ops[k], b1, sizeof(b1)));
     if (literals > 1)
         verr(V, loc, "%s: only one distinct 32-bit literal is allowed per instruction",
              info->mnemonic);
@@ -464,6 +474,10 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     if (overlap(d, c, &same) && !same)
         verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
     const wa_mods *m = &in->mods;
+    const wa_mfma_shape *shape = wa_isa_mfma_shape(in->op);
+    if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)
+        verr(V, loc, "%s: blgp must be 0 (for f64 MFMAs the field is the neg modifier on gfx942/gfx950, which is not supported)",
+             info->mnemonic);
     if (info->flags & WA_IF_F8F6F4) {
         if (m->abid)
             verr(V, loc, "%s takes no abid", info->mnemonic);
@@ -476,6 +490,57 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
         if (m->op_sel || m->op_sel_hi)
             verr(V, loc, "%s takes no op_sel/op_sel_hi", info->mnemonic);
     }
+}
+
+/* ---- DPP ------------------------------------------------------------------------------------------ */
+
+static int dpp_ctrl_valid(unsigned c)
+{
+    return c <= 0xFF || (c >= 0x101 && c <= 0x10F) || (c >= 0x111 && c <= 0x11F) ||
+           (c >= 0x121 && c <= 0x12F) || c == WA_DPP_WAVE_SHL1 || c == WA_DPP_WAVE_ROL1 ||
+           c == WA_DPP_WAVE_SHR1 || c == WA_DPP_WAVE_ROR1 || c == WA_DPP_ROW_MIRROR ||
+           c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31;
+}
+
+/* DPP exists for the 32-bit form of VOP1/VOP2 instructions that write a VGPR and
+   read src0 as a VGPR (llvm-mc: not v_readfirstlane, v_accvgpr_mov, the lane swaps,
+   no VOPC on GFX9); every source is a VGPR (the DPP word replaces src0's constant
+   slot, and the 32-bit form takes VGPRs in src1), v_cndmask's mask is vcc. */
+static void check_dpp(vstate *V, const wa_instr *in, const wa_isa_info *info)
+{
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    const char *mn = info->mnemonic;
+    const wa_mods *m = &in->mods;
+    int form = (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2) &&
+               info->num_operands >= 2 && info->operands[0].role == WA_ROLE_DEF &&
+               (info->operands[0].classes & WA_OC_VGPR) && info->operands[1].role == WA_ROLE_USE &&
+               (info->operands[1].classes & WA_OC_VGPR);
+    if (!form) {
+        verr(V, loc, "%s has no DPP form (DPP applies to VOP1/VOP2 instructions writing a VGPR from a VGPR src0)",
+             mn);
+        return;
+    }
+    if (!dpp_ctrl_valid(m->dpp_ctrl))
+        verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31",
+             mn, m->dpp_ctrl);
+    if (m->row_mask > 15 || m->bank_mask > 15)
+        verr(V, loc, "%s: row_mask and bank_mask have 4 bits", mn);
+    char b1[64];
+    for (unsigned k = 1; k < in->nops && k < info->num_operands; k++) {
+        const wa_operand *o = &in->ops[k];
+        const char *name = info->operands[k].name;
+        if (strcmp(name, "mask") == 0) {
+            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
+                verr(V, loc, "%s with DPP: the mask must be vcc (32-bit form), not %s", mn,
+                     otext(V, o, b1, sizeof(b1)));
+            continue;
+        }
+        if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
+            verr(V, loc, "%s with DPP: %s must be a VGPR, not %s (%s)", mn, name, kind_word(o),
+                 otext(V, o, b1, sizeof(b1)));
+    }
+    if (!(is_reg(&in->ops[0]) && in->ops[0].reg_class == WA_REG_VGPR))
+        verr(V, loc, "%s with DPP: the destination must be a VGPR", mn);
 }
 
 /* ---- modifiers ---------------------------------------------------------------------------------- */
@@ -510,11 +575,21 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
             verr(V, loc, "%s: offset %d out of range (0..65535)", mn, m->offset);
         }
         break;
+    case WA_FMT_VOP1:
+    case WA_FMT_VOP2:
+        allowed = WA_MOD_DPP | WA_MOD_BOUND_CTRL;
+        if (m->offset)
+            verr(V, loc, "%s takes no offset", mn);
+        break;
     default:
         if (m->offset)
             verr(V, loc, "%s takes no offset", mn);
         break;
     }
+    if ((m->flags & WA_MOD_DPP) && (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2))
+        check_dpp(V, in, info);
+    else if (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2)
+        allowed = 0;
     if (!(info->flags & WA_IF_DS_2ADDR) && m->offset1)
         verr(V, loc, "%s takes no offset1", mn);
     if ((m->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
@@ -525,12 +600,15 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
         verr(V, loc, "%s: modifier%s not valid for this instruction", mn,
              (m->flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)) && info->format != WA_FMT_MUBUF
                  ? " offen/idxen"
+             : (m->flags & ~allowed & (WA_MOD_DPP | WA_MOD_BOUND_CTRL))
+                 ? " DPP"
                  : " (cache policy)");
     if (info->format != WA_FMT_MAI && (m->cbsz || m->abid || m->blgp || m->op_sel || m->op_sel_hi))
         verr(V, loc, "%s takes no cbsz/abid/blgp/op_sel", mn);
-    if (m->flags & ~(WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS))
-        verr(V, loc, "%s: unknown modifier flags 0x%x", mn,
-             m->flags & ~(WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS));
+    const unsigned known = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC |
+                           WA_MOD_LDS | WA_MOD_DPP | WA_MOD_BOUND_CTRL;
+    if (m->flags & ~known)
+        verr(V, loc, "%s: unknown modifier flags 0x%x", mn, m->flags & ~known);
     if (m->op_sel > 7 || m->op_sel_hi > 7)
         verr(V, loc, "%s: op_sel/op_sel_hi have 3 bits", mn);
     if (m->vmcnt < -1 || m->lgkmcnt < -1 || m->expcnt < -1)

@@ -105,6 +105,14 @@ static unsigned vreg_of_unit(const wa_unit_map *m, const wa_program *prog, unsig
     return lo;
 }
 
+typedef char wa_pseudo_units_fit[WA_UNIT_VIRT_BASE - WA_UNIT_PSEUDO == WA_HZ_X_COUNT ? 1 : -1];
+
+unsigned wa_unit_pseudo(unsigned special)
+{
+    int k = wa_hz_pseudo_index(special);
+    return k < 0 ? 0 : WA_UNIT_PSEUDO + (unsigned)k;
+}
+
 unsigned wa_unit_hz_class(const wa_unit_map *m, const wa_program *prog, unsigned unit)
 {
     if (unit < WA_UNITS) {
@@ -123,6 +131,8 @@ unsigned wa_unit_hz_class(const wa_unit_map *m, const wa_program *prog, unsigned
     case WA_UNIT_SCC: return 0;
     default: break;
     }
+    if (unit < WA_UNIT_VIRT_BASE)
+        return WA_HZ_U_PSEUDO;
     if (unit >= m->count || prog->nvregs == 0)
         return 0;
     switch (prog->vregs[vreg_of_unit(m, prog, unit)].cls) {
@@ -141,8 +151,12 @@ void wa_unit_name(char *buf, size_t len, const wa_unit_map *m, const wa_program 
         wa_reg_class c = wa_unit_class(unit);
         snprintf(buf, len, "%c%u", c == WA_REG_VGPR ? 'v' : c == WA_REG_AGPR ? 'a' : 's',
                  wa_unit_reg(unit));
-    } else if (unit < WA_UNIT_VIRT_BASE) {
+    } else if (unit < WA_UNIT_PSEUDO) {
         snprintf(buf, len, "%s", specials[unit - WA_UNITS]);
+    } else if (unit == WA_UNIT_PSEUDO) {
+        snprintf(buf, len, "the DGEMM pipeline");
+    } else if (unit < WA_UNIT_VIRT_BASE) {
+        snprintf(buf, len, "hwreg %u", unit - WA_UNIT_PSEUDO - 1u);
     } else if (unit < m->count && prog->nvregs) {
         unsigned v = vreg_of_unit(m, prog, unit);
         wa_reg_class c = (wa_reg_class)prog->vregs[v].cls;
@@ -222,7 +236,8 @@ wa_status wa_edit_apply(wa_edit *e)
         return WA_OK;
     if ((uint64_t)prog->next_tag + e->nins >= WA_NO_TAG)
         return wa_error(ctx, WA_E_RANGE, WA_LOC_NONE, "no tags left for inserted instructions");
-    qsort(e->ins, e->nins, sizeof(*e->ins), cmp_ins);
+    if (e->nins > 1)
+        qsort(e->ins, e->nins, sizeof(*e->ins), cmp_ins);
     unsigned n = prog->ninstrs - e->nerased + e->nins;
     wa_instr *items = wa_mem_calloc(ctx, n ? n : 1u, sizeof(wa_instr));
     if (!items)

@@ -11,7 +11,9 @@
 
    One dense number per 32-bit register a program can name: the physical VGPRs,
    AGPRs and SGPRs (WA_UNIT_* of analysis.h, 640 units), then vcc_lo, vcc_hi,
-   exec_lo, exec_hi, m0 and scc, then every component of every virtual register.
+   exec_lo, exec_hi, m0 and scc, then the hazard rules' pseudo registers (the
+   DGEMM marker and the 64 hardware register ids), then every component of
+   every virtual register.
    Lets passes keep flat per-register tables whatever mix of virtual and physical
    registers the program holds. */
 enum {
@@ -21,7 +23,8 @@ enum {
     WA_UNIT_EXEC_HI,
     WA_UNIT_M0,
     WA_UNIT_SCC,
-    WA_UNIT_VIRT_BASE /* first unit of virtual register components */
+    WA_UNIT_PSEUDO, /* WA_HZ_X_COUNT units, in wa_hz_pseudo_index order */
+    WA_UNIT_VIRT_BASE = WA_UNIT_PSEUDO + 65 /* first unit of virtual register components */
 };
 
 typedef struct wa_unit_map {
@@ -39,6 +42,8 @@ unsigned wa_unit_map_operand(const wa_unit_map *m, const wa_operand *o, unsigned
 /* The units of an implicit register (WA_IMPL_VCC, WA_IMPL_EXEC, WA_IMPL_M0 or
    WA_IMPL_SCC; one flag). */
 unsigned wa_unit_map_implicit(unsigned impl_flag, unsigned *out);
+/* The unit of hazard pseudo register `special` (WA_HZ_X_*), or 0 if it is not one. */
+unsigned wa_unit_pseudo(unsigned special);
 /* The register class of a unit for rule tables (WA_HZ_U_* of hazard_rules.h). */
 unsigned wa_unit_hz_class(const wa_unit_map *m, const wa_program *prog, unsigned unit);
 /* "v5", "s[0]", "%v12[1]", "vcc_lo", ... for messages. */

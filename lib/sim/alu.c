@@ -54,6 +54,17 @@ static void v_tri(sim_ctx *c, tri_fn f)
 static float F(uint32_t b) { return sim_f32(b); }
 static uint32_t B(float f) { return sim_f32_bits(f); }
 
+/* A double rounded to f32 (nearest even); overflow goes to infinity explicitly,
+   since the C conversion of an out-of-range value is undefined. */
+static float to_f32_rne(double v)
+{
+    if (isnan(v))
+        return (float)v;
+    if (fabs(v) >= 0x1.ffffffp+127)
+        return v < 0 ? -INFINITY : INFINITY;
+    return (float)v;
+}
+
 #define VUN(name, expr)                                     \
     static uint32_t fn_##name(uint32_t a) { return expr; } \
     static void op_##name(sim_ctx *c) { v_un(c, fn_##name); }
@@ -220,6 +231,270 @@ static void op_cndmask(sim_ctx *c)
     sim_write_vec(c, 0, 0, r, ex, def);
 }
 
+/* ---- division helpers (f32) ---------------------------------------------------------------
+
+   LLVM divides a / b as: sd = div_scale(b, b, a); sn = div_scale(a, b, a) (its mask
+   into VCC); r = rcp(sd); a Newton-Raphson chain of fmas; q = div_fmas(...);
+   div_fixup(q, b, a). The three helpers follow the ISA's pseudo-code (AMD's
+   instruction set references describe them for every GCN/CDNA generation; the
+   scale directions are reconstructed so that each case keeps the quotient in
+   range, and the sequence is checked end to end against correctly rounded
+   division in the tests):
+     div_scale(s0, den, num): D = s0 unless a case applies; VCC = 0 unless noted.
+       den or num zero                      -> D = NaN
+       exp(num) - exp(den) >= 96            -> VCC = 1; D = s0 * 2^64 if s0 == den
+       den denormal                         -> D = s0 * 2^64
+       |1/den| and |num/den| both denormal  -> VCC = 1; D = s0 * 2^-64 if s0 == den
+       |1/den| denormal                     -> D = s0 * 2^-64
+       |num/den| denormal                   -> VCC = 1; D = s0 * 2^64 if s0 == num
+       exp(num) <= 23 (tiny numerator)      -> D = s0 * 2^64
+     div_fmas(s0, s1, s2): fma(s0, s1, s2), times 2^64 (if exp(s2) >= 127) or 2^-64
+       in the lanes where VCC is set; the scaling happens before the one rounding
+       (computed here in double precision, then rounded to f32).
+     div_fixup(q, den, num): IEEE special cases from the original operands (NaN,
+       0/0, inf/inf -> NaN; x/0 and inf/x -> inf; x/inf and 0/x -> 0; quotients
+       below 2^-150 -> 0; q infinite or NaN, an overflow on the way -> inf), else
+       |q| with the sign of num/den. */
+static int fexp(uint32_t b) { return (int)((b >> 23) & 0xFFu); }
+static int is_denorm_value(double v) { return v != 0.0 && fabs(v) < 1.1754943508222875e-38; }
+static uint32_t scaled(uint32_t b, int e) { return B(to_f32_rne(ldexp((double)F(b), e))); }
+
+static uint32_t div_scale(uint32_t s0, uint32_t den, uint32_t num, int *vcc)
+{
+    double d = F(den), n = F(num), x = F(s0);
+    *vcc = 0;
+    if (n == 0.0 || d == 0.0)
+        return 0x7FC00000u;
+    if (fexp(num) - fexp(den) >= 96) {
+        *vcc = 1;
+        return x == d ? scaled(s0, 64) : s0;
+    }
+    if (is_denorm_value(d))
+        return scaled(s0, 64);
+    int rcp_tiny = is_denorm_value(1.0 / d), quot_tiny = is_denorm_value(n / d);
+    if (rcp_tiny && quot_tiny) {
+        *vcc = 1;
+        return x == d ? scaled(s0, -64) : s0;
+    }
+    if (rcp_tiny)
+        return scaled(s0, -64);
+    if (quot_tiny) {
+        *vcc = 1;
+        return x == n ? scaled(s0, 64) : s0;
+    }
+    if (fexp(num) <= 23)
+        return scaled(s0, 64);
+    return s0;
+}
+
+static void op_div_scale(sim_ctx *c)
+{
+    uint32_t a[SIM_LANES], b[SIM_LANES], d[SIM_LANES], r[SIM_LANES];
+    uint64_t da, db, dd, ex = sim_exec(c), mask = 0;
+    sim_read_vec(c, 2, 0, a, &da);
+    sim_read_vec(c, 3, 0, b, &db);
+    sim_read_vec(c, 4, 0, d, &dd);
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        int v = 0;
+        r[l] = ex >> l & 1u ? div_scale(a[l], b[l], d[l], &v) : 0;
+        if (ex >> l & 1u && v)
+            mask |= 1ull << l;
+    }
+    uint64_t def = da & db & dd;
+    sim_write_vec(c, 0, 0, r, ex, def);
+    sim_write_s64(c, 1, mask, (def & ex) == ex);
+}
+
+static void op_div_fmas(sim_ctx *c)
+{
+    uint32_t a[SIM_LANES], b[SIM_LANES], d[SIM_LANES], r[SIM_LANES];
+    uint64_t da, db, dd, ex = sim_exec(c), vcc = c->w->vcc;
+    sim_read_vec(c, 1, 0, a, &da);
+    sim_read_vec(c, 2, 0, b, &db);
+    sim_read_vec(c, 3, 0, d, &dd);
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        if (!(ex >> l & 1u)) {
+            r[l] = 0;
+            continue;
+        }
+        double v = fma((double)F(a[l]), (double)F(b[l]), (double)F(d[l]));
+        if (vcc >> l & 1u)
+            v = ldexp(v, fexp(d[l]) >= 127 ? 64 : -64);
+        r[l] = B(to_f32_rne(v));
+    }
+    sim_write_vec(c, 0, 0, r, ex, c->w->vcc_def ? da & db & dd : 0);
+}
+
+static uint32_t div_fixup(uint32_t q, uint32_t den, uint32_t num)
+{
+    uint32_t sign = (den ^ num) & 0x80000000u;
+    double d = F(den), n = F(num);
+    if (isnan(n))
+        return num | 0x400000u;
+    if (isnan(d))
+        return den | 0x400000u;
+    if ((d == 0.0 && n == 0.0) || (isinf(d) && isinf(n)))
+        return 0xFFC00000u;
+    if (d == 0.0 || isinf(n))
+        return sign | 0x7F800000u;
+    if (isinf(d) || n == 0.0)
+        return sign;
+    if (fexp(num) - fexp(den) < -150)
+        return sign;
+    if (fexp(q) == 255) /* the scaled quotient overflowed on the way */
+        return sign | 0x7F800000u;
+    return sign | (q & 0x7FFFFFFFu);
+}
+VTRI(div_fixup, div_fixup(a, b, d))
+
+/* ---- 64-bit float ---------------------------------------------------------------------------- */
+
+static void read_f64(sim_ctx *c, unsigned k, double out[SIM_LANES], uint64_t *def)
+{
+    uint32_t lo[SIM_LANES], hi[SIM_LANES];
+    uint64_t dl, dh;
+    sim_read_vec(c, k, 0, lo, &dl);
+    sim_read_vec(c, k, 1, hi, &dh);
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        uint64_t b = (uint64_t)hi[l] << 32 | lo[l];
+        memcpy(&out[l], &b, sizeof(b));
+    }
+    *def = dl & dh;
+}
+
+static void write_f64(sim_ctx *c, const double v[SIM_LANES], uint64_t lanes, uint64_t def)
+{
+    uint32_t lo[SIM_LANES], hi[SIM_LANES];
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        uint64_t b;
+        memcpy(&b, &v[l], sizeof(b));
+        lo[l] = (uint32_t)b;
+        hi[l] = (uint32_t)(b >> 32);
+    }
+    sim_write_vec(c, 0, 0, lo, lanes, def);
+    sim_write_vec(c, 0, 1, hi, lanes, def);
+}
+
+/* v_add_f64 / v_mul_f64 / v_fma_f64: IEEE double arithmetic (denormals kept). */
+enum { F64_ADD, F64_MUL, F64_FMA };
+static void f64_op(sim_ctx *c, int kind)
+{
+    unsigned nsrc = kind == F64_FMA ? 3u : 2u;
+    double s[3][SIM_LANES], r[SIM_LANES];
+    uint64_t d[3] = { SIM_ALL_LANES, SIM_ALL_LANES, SIM_ALL_LANES }, ex = sim_exec(c);
+    for (unsigned k = 0; k < nsrc; k++)
+        read_f64(c, k + 1, s[k], &d[k]);
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        if (!(ex >> l & 1u))
+            r[l] = 0.0;
+        else if (kind == F64_FMA)
+            r[l] = fma(s[0][l], s[1][l], s[2][l]);
+        else if (kind == F64_ADD)
+            r[l] = s[0][l] + s[1][l];
+        else
+            r[l] = s[0][l] * s[1][l];
+    }
+    write_f64(c, r, ex, d[0] & d[1] & d[2]);
+}
+static void op_fma_f64(sim_ctx *c) { f64_op(c, F64_FMA); }
+static void op_add_f64(sim_ctx *c) { f64_op(c, F64_ADD); }
+static void op_mul_f64(sim_ctx *c) { f64_op(c, F64_MUL); }
+
+/* ---- dot products ------------------------------------------------------------------------------
+
+   v_dot2_f32_f16: D = a.lo * b.lo + a.hi * b.hi + c. The products are exact and
+   the three-term sum is rounded once to f32 (as a fused operation): the ISA
+   describes the sum without intermediate rounding; whether the hardware rounds
+   between the terms is not documented, so results that are not exact in f32
+   may differ from it by an ulp. v_dot4_i32_i8: four signed byte products plus c,
+   wrapping to 32 bits (no clamp). */
+static void two_sum(double a, double b, double *s, double *e)
+{
+    *s = a + b;
+    double bb = *s - a;
+    *e = (a - (*s - bb)) + (b - bb);
+}
+
+/* x + y + z rounded to double with round-to-odd, so that the conversion to f32
+   that follows rounds once (53 bits >= 24 + 2). */
+static double sum3_odd(double x, double y, double z)
+{
+    if (!isfinite(x) || !isfinite(y) || !isfinite(z))
+        return x + y + z;
+    double a, ea, b, eb, t, et, r, er;
+    two_sum(x, y, &a, &ea);
+    two_sum(a, z, &b, &eb);
+    two_sum(ea, eb, &t, &et);
+    two_sum(b, t, &r, &er);
+    double rest = er != 0.0 ? er : et;
+    uint64_t bits;
+    memcpy(&bits, &r, sizeof(bits));
+    if (rest != 0.0 && !(bits & 1u) && isfinite(r))
+        r = nextafter(r, rest > 0 ? INFINITY : -INFINITY);
+    return r;
+}
+
+static uint32_t dot2_f16(uint32_t a, uint32_t b, uint32_t d)
+{
+    double p0 = (double)sim_f16_to_f32((uint16_t)a) * sim_f16_to_f32((uint16_t)b);
+    double p1 = (double)sim_f16_to_f32((uint16_t)(a >> 16)) * sim_f16_to_f32((uint16_t)(b >> 16));
+    return B(to_f32_rne(sum3_odd(p0, p1, (double)F(d))));
+}
+
+static uint32_t dot4_i8(uint32_t a, uint32_t b, uint32_t d)
+{
+    int32_t acc = 0;
+    for (unsigned k = 0; k < 4; k++)
+        acc += (int32_t)(int8_t)(uint8_t)(a >> (8 * k)) * (int8_t)(uint8_t)(b >> (8 * k));
+    return (uint32_t)acc + d;
+}
+VTRI(dot2_f16, dot2_f16(a, b, d))
+VTRI(dot4_i8, dot4_i8(a, b, d))
+
+/* ---- gfx950 lane swaps -------------------------------------------------------------------------
+
+   v_permlane16_swap_b32 vdst, src0: in every pair of 16-lane rows, row 2p+1 of
+   vdst and row 2p of src0 trade places; v_permlane32_swap_b32: lanes 32..63 of
+   vdst and lanes 0..31 of src0 (the operation LLVM's intrinsics describe). Both
+   registers are read before either is written, so vdst may be src0 (then the
+   rows of the one register swap). The 32-bit form has fetch-inactive and
+   bound_ctrl off, whose effect on inactive lanes is not documented: a partial
+   EXEC is reported as unsupported. */
+static void permlane_swap(sim_ctx *c, unsigned span)
+{
+    if (sim_exec(c) != SIM_ALL_LANES) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s under a partial EXEC (0x%016llx) is not modelled",
+                 c->info->mnemonic, (unsigned long long)sim_exec(c));
+        return;
+    }
+    sim_vec *d = sim_vec_reg(c, 0, 0, 1), *s = sim_vec_reg(c, 1, 0, 1);
+    if (!d || !s)
+        return;
+    sim_vec nd = *d, ns = *s;
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        if ((l / span) % 2 == 0)
+            continue; /* l: a lane of vdst that moves; l - span: its partner in src0 */
+        unsigned p = l - span;
+        nd.v[l] = s->v[p];
+        ns.v[p] = d->v[l];
+        nd.def = (nd.def & ~(1ull << l)) | ((s->def >> p & 1u) << l);
+        ns.def = (ns.def & ~(1ull << p)) | ((d->def >> l & 1u) << p);
+    }
+    if (d == s) { /* one register: both halves of each swap land in it */
+        for (unsigned l = 0; l < SIM_LANES; l++)
+            if ((l / span) % 2 == 0) {
+                nd.v[l] = ns.v[l];
+                nd.def = (nd.def & ~(1ull << l)) | (ns.def & (1ull << l));
+            }
+        *d = nd;
+        return;
+    }
+    *d = nd;
+    *s = ns;
+}
+static void op_permlane16_swap(sim_ctx *c) { permlane_swap(c, 16); }
+static void op_permlane32_swap(sim_ctx *c) { permlane_swap(c, 32); }
+
 /* ---- compares ---------------------------------------------------------------------------- */
 
 typedef int (*cmp_fn)(uint32_t a, uint32_t b);
@@ -234,7 +509,12 @@ static void v_cmp(sim_ctx *c, cmp_fn f)
         if (ex >> l & 1u && f(a[l], b[l]))
             r |= 1ull << l;
     /* inactive lanes write 0; the mask is defined if every active lane was */
-    sim_write_s64(c, 0, r, ((da & db) & ex) == ex);
+    int def = ((da & db) & ex) == ex;
+    sim_write_s64(c, 0, r, def);
+    if (c->info->implicit_defs & WA_IMPL_EXEC) { /* v_cmpx: EXEC gets the result too */
+        c->w->exec = r;
+        c->w->exec_def = (uint8_t)def;
+    }
 }
 
 #define VCMP(name, expr)                                               \
@@ -442,6 +722,189 @@ SCMP(lt_u32, a < b)
 SCMP(le_u32, a <= b)
 #undef I
 
+/* ---- hardware registers ------------------------------------------------------------------------
+
+   MODE is kept per wave (SIM_MODE_DEFAULT at the start); s_setreg may change its
+   float bits, after which float instructions stop with WA_E_UNSUPPORTED until
+   the default is restored (machine.c). STATUS is read-only here and modelled in
+   the bits the wave's state defines: SCC (0), EXECZ (9), VCCZ (10) and VALID
+   (16); a read of any other STATUS bit, of another register, or a write to
+   anything but MODE is reported as unsupported rather than invented. */
+#define STATUS_MODELLED 0x00010601u
+
+static void op_s_getreg(sim_ctx *c)
+{
+    unsigned field = (unsigned)c->in->ops[1].imm.i;
+    unsigned id = WA_HWREG_ID(field), off = WA_HWREG_OFFSET(field), size = WA_HWREG_SIZE(field);
+    uint64_t mask = ((1ull << size) - 1u) << off;
+    sim_wave *w = c->w;
+    uint32_t v;
+    int def = 1;
+    if (id == WA_HWREG_MODE) {
+        v = w->mode;
+    } else if (id == WA_HWREG_STATUS && !(mask & ~(uint64_t)STATUS_MODELLED)) {
+        v = (uint32_t)(w->scc != 0) | (uint32_t)(w->exec == 0) << 9 | (uint32_t)(w->vcc == 0) << 10 |
+            1u << 16;
+        def = (!(mask & 1u) || w->scc_def) && (!(mask & 0x200u) || w->exec_def) &&
+              (!(mask & 0x400u) || w->vcc_def);
+    } else {
+        sim_fail(c, WA_E_UNSUPPORTED, "s_getreg_b32: hwreg id %u bits %u..%u are not modelled", id,
+                 off, off + size - 1 > 31 ? 31 : off + size - 1);
+        return;
+    }
+    sim_write_s(c, 0, 0, (uint32_t)(((uint64_t)v & mask) >> off), def);
+}
+
+static void op_s_setreg(sim_ctx *c)
+{
+    unsigned field = (unsigned)c->in->ops[0].imm.i;
+    unsigned id = WA_HWREG_ID(field), off = WA_HWREG_OFFSET(field), size = WA_HWREG_SIZE(field);
+    uint32_t mask = (uint32_t)(((1ull << size) - 1u) << off);
+    int def = 1;
+    uint32_t v = c->in->ops[1].kind == WA_OPND_IMM ? (uint32_t)c->in->ops[1].imm.i
+                                                   : sim_read_s(c, 1, 0, &def);
+    if (sim_failed(c))
+        return;
+    if (id != WA_HWREG_MODE) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: writing hwreg id %u is not modelled", c->info->mnemonic, id);
+        return;
+    }
+    if (!def) {
+        sim_fail(c, WA_E_SIM_FAULT, "%s writes MODE from a register with no defined value",
+                 c->info->mnemonic);
+        return;
+    }
+    uint32_t mode = (c->w->mode & ~mask) | ((v << off) & mask);
+    if ((mode ^ SIM_MODE_DEFAULT) & ~SIM_MODE_FLOAT) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: MODE bits 0x%08x (traps, vskip, VGPR indexing...) are not "
+                 "modelled", c->info->mnemonic, (unsigned)((mode ^ SIM_MODE_DEFAULT) & ~SIM_MODE_FLOAT));
+        return;
+    }
+    c->w->mode = mode;
+}
+
+/* ---- M0-relative moves -------------------------------------------------------------------------
+
+   s_movrels: sdst = s[srel + M0]; s_movreld: s[drel + M0] = src0 (the validator
+   keeps the base physical). An index past s101 is a fault. */
+static void op_s_movrel(sim_ctx *c)
+{
+    int rel_src = c->info->operands[1].classes == WA_OC_SGPR; /* s_movrels */
+    unsigned nregs = c->info->operands[0].size, rk = rel_src ? 1u : 0u;
+    const wa_operand *base = &c->in->ops[rk];
+    sim_wave *w = c->w;
+    if (!w->m0_def) {
+        sim_fail(c, WA_E_SIM_FAULT, "%s indexes with M0, which holds no defined value",
+                 c->info->mnemonic);
+        return;
+    }
+    if (base->kind != WA_OPND_PHYS || base->reg_class != WA_REG_SGPR) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: the M0-relative base must be a physical SGPR",
+                 c->info->mnemonic);
+        return;
+    }
+    uint64_t first = (uint64_t)base->id + w->m0;
+    if (first + nregs > WA_MAX_SGPR) {
+        sim_fail(c, WA_E_SIM_FAULT, "%s: s%u + M0 (%u) is past s%u", c->info->mnemonic,
+                 (unsigned)base->id, (unsigned)w->m0, WA_MAX_SGPR - 1);
+        return;
+    }
+    wa_operand rel = wa_opnd_phys(WA_REG_SGPR, (unsigned)first, nregs);
+    wa_instr copy = *c->in;
+    wa_operand ops[2] = { c->in->ops[0], c->in->ops[1] };
+    ops[rk] = rel;
+    copy.ops = ops;
+    const wa_instr *orig = c->in;
+    c->in = &copy; /* the same access paths (pending loads, defined bits) on the indexed register */
+    for (unsigned k = 0; k < nregs && !sim_failed(c); k++) {
+        int d;
+        uint32_t v = sim_read_s(c, 1, k, &d);
+        sim_write_s(c, 0, k, v, d);
+    }
+    c->in = orig;
+}
+
+/* ---- DPP --------------------------------------------------------------------------------------
+
+   Lane l of an active, unmasked lane reads src0 from lane s (WA_DPP_* in
+   program.h give s for each control). Lanes outside EXEC, in a row whose
+   row_mask bit is 0 or a bank (4 lanes of a row) whose bank_mask bit is 0 are not
+   written. A source lane that does not exist (shifted out of the row or the wave,
+   row 0 under row_bcast:15, rows 0-1 under row_bcast:31) or is off in EXEC is
+   invalid: with bound_ctrl the lane reads 0, otherwise it is not written. Sources:
+   AMD's GCN3/Vega ISA description of the DPP word (row and bank masks apply to the
+   destination only), LLVM's DPP documentation for the controls and bound_ctrl, and
+   the invalid-lane rule as Mesa's ACO relies on it (bound_ctrl to read 0 from
+   inactive lanes). Shifts, rotations, mirrors and broadcasts are the GFX9 set. */
+static int dpp_source(unsigned ctrl, unsigned l, unsigned *s)
+{
+    unsigned row = l & ~15u, in = l & 15u;
+    if (ctrl <= 0xFF) {
+        *s = (l & ~3u) | ((ctrl >> (2 * (l & 3u))) & 3u);
+        return 1;
+    }
+    if (ctrl >= 0x101 && ctrl <= 0x10F) { /* row_shl: lane l reads l + n */
+        unsigned n = ctrl - 0x100;
+        *s = l + n;
+        return in + n < 16;
+    }
+    if (ctrl >= 0x111 && ctrl <= 0x11F) { /* row_shr: lane l reads l - n */
+        unsigned n = ctrl - 0x110;
+        *s = l - n;
+        return in >= n;
+    }
+    if (ctrl >= 0x121 && ctrl <= 0x12F) { /* row_ror */
+        *s = row | ((in - (ctrl - 0x120)) & 15u);
+        return 1;
+    }
+    switch (ctrl) {
+    case WA_DPP_WAVE_SHL1: *s = l + 1; return l < 63;
+    case WA_DPP_WAVE_ROL1: *s = (l + 1) & 63u; return 1;
+    case WA_DPP_WAVE_SHR1: *s = l - 1; return l > 0;
+    case WA_DPP_WAVE_ROR1: *s = (l - 1) & 63u; return 1;
+    case WA_DPP_ROW_MIRROR: *s = row | (15u - in); return 1;
+    case WA_DPP_ROW_HALF_MIRROR: *s = (l & ~7u) | (7u - (l & 7u)); return 1;
+    case WA_DPP_ROW_BCAST15: *s = row - 1; return row != 0;
+    case WA_DPP_ROW_BCAST31: *s = 31; return l >= 32;
+    default: return -1;
+    }
+}
+
+void sim_dpp_prepare(sim_ctx *c)
+{
+    const wa_mods *m = &c->in->mods;
+    uint32_t src[SIM_LANES];
+    uint64_t sdef, ex = c->w->exec;
+    sim_read_vec(c, 1, 0, src, &sdef);
+    if (sim_failed(c))
+        return;
+    uint64_t lanes = 0, def = 0;
+    for (unsigned l = 0; l < SIM_LANES; l++) {
+        c->dpp_src0[l] = 0;
+        if (!(ex >> l & 1u) || !(m->row_mask >> (l / 16) & 1u) || !(m->bank_mask >> ((l / 4) % 4) & 1u))
+            continue;
+        unsigned s = 0;
+        int ok = dpp_source(m->dpp_ctrl, l, &s);
+        if (ok < 0) {
+            sim_fail(c, WA_E_UNSUPPORTED, "%s: DPP control 0x%x is not a GFX9 control",
+                     c->info->mnemonic, m->dpp_ctrl);
+            return;
+        }
+        if (ok && (ex >> s & 1u)) {
+            c->dpp_src0[l] = src[s];
+            def |= (sdef >> s & 1u) << l;
+        } else if (m->flags & WA_MOD_BOUND_CTRL) {
+            def |= 1ull << l; /* reads 0 */
+        } else {
+            continue; /* not written */
+        }
+        lanes |= 1ull << l;
+    }
+    c->dpp_src0_def = def;
+    c->dpp_lanes = lanes;
+    c->dpp = 1;
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 static const sim_fn alu_fns[WA_OP_COUNT_] = {
@@ -458,6 +921,8 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_LOG_F32] = op_log,
     [WA_OP_V_SQRT_F32] = op_sqrt,
     [WA_OP_V_ACCVGPR_MOV_B32] = op_mov,
+    [WA_OP_V_PERMLANE16_SWAP_B32] = op_permlane16_swap,
+    [WA_OP_V_PERMLANE32_SWAP_B32] = op_permlane32_swap,
     [WA_OP_V_ADD_U32] = op_add_u32,
     [WA_OP_V_SUB_U32] = op_sub_u32,
     [WA_OP_V_SUBREV_U32] = op_subrev_u32,
@@ -494,6 +959,40 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_CMP_LG_F32] = op_lg_f32,
     [WA_OP_V_CMP_GE_F32] = op_ge_f32,
     [WA_OP_V_CMP_NEQ_F32] = op_neq_f32,
+    [WA_OP_V_CMPX_LT_I32] = op_lt_i32,
+    [WA_OP_V_CMPX_EQ_I32] = op_eq_i32,
+    [WA_OP_V_CMPX_LE_I32] = op_le_i32,
+    [WA_OP_V_CMPX_GT_I32] = op_gt_i32,
+    [WA_OP_V_CMPX_NE_I32] = op_ne_i32,
+    [WA_OP_V_CMPX_GE_I32] = op_ge_i32,
+    [WA_OP_V_CMPX_LT_U32] = op_lt_u32,
+    [WA_OP_V_CMPX_EQ_U32] = op_eq_u32,
+    [WA_OP_V_CMPX_LE_U32] = op_le_u32,
+    [WA_OP_V_CMPX_GT_U32] = op_gt_u32,
+    [WA_OP_V_CMPX_NE_U32] = op_ne_u32,
+    [WA_OP_V_CMPX_GE_U32] = op_ge_u32,
+    [WA_OP_V_CMPX_LT_F32] = op_lt_f32,
+    [WA_OP_V_CMPX_EQ_F32] = op_eq_f32,
+    [WA_OP_V_CMPX_LE_F32] = op_le_f32,
+    [WA_OP_V_CMPX_GT_F32] = op_gt_f32,
+    [WA_OP_V_CMPX_LG_F32] = op_lg_f32,
+    [WA_OP_V_CMPX_GE_F32] = op_ge_f32,
+    [WA_OP_V_CMPX_NEQ_F32] = op_neq_f32,
+    [WA_OP_V_DIV_SCALE_F32] = op_div_scale,
+    [WA_OP_V_DIV_FMAS_F32] = op_div_fmas,
+    [WA_OP_V_DIV_FIXUP_F32] = op_div_fixup,
+    [WA_OP_V_FMA_F64] = op_fma_f64,
+    [WA_OP_V_ADD_F64] = op_add_f64,
+    [WA_OP_V_MUL_F64] = op_mul_f64,
+    [WA_OP_V_DOT2_F32_F16] = op_dot2_f16,
+    [WA_OP_V_DOT4_I32_I8] = op_dot4_i8,
+    [WA_OP_S_GETREG_B32] = op_s_getreg,
+    [WA_OP_S_SETREG_B32] = op_s_setreg,
+    [WA_OP_S_SETREG_IMM32_B32] = op_s_setreg,
+    [WA_OP_S_MOVRELS_B32] = op_s_movrel,
+    [WA_OP_S_MOVRELS_B64] = op_s_movrel,
+    [WA_OP_S_MOVRELD_B32] = op_s_movrel,
+    [WA_OP_S_MOVRELD_B64] = op_s_movrel,
     [WA_OP_V_MUL_LO_U32] = op_mul_lo,
     [WA_OP_V_MUL_HI_U32] = op_mul_hi,
     [WA_OP_V_MBCNT_LO_U32_B32] = op_mbcnt_lo,

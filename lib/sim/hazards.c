@@ -42,7 +42,8 @@
 /* ---- register units and classes ---------------------------------------------------------- */
 
 /* Special registers after the three files (SCC takes part in no rule). */
-enum { X_VCC_LO = 0, X_VCC_HI, X_EXEC_LO, X_EXEC_HI, X_M0, X_COUNT };
+enum { X_VCC_LO = 0, X_VCC_HI, X_EXEC_LO, X_EXEC_HI, X_M0, X_PSEUDO,
+       X_COUNT = X_PSEUDO + WA_HZ_X_COUNT };
 
 #define P_COUNT WA_HZ_P_COUNT
 
@@ -113,7 +114,8 @@ static unsigned unit_class(const sim_hz *hz, unsigned u)
         case X_VCC_HI: return WA_HZ_U_VCC;
         case X_EXEC_LO:
         case X_EXEC_HI: return WA_HZ_U_EXEC;
-        default: return WA_HZ_U_M0;
+        case X_M0: return WA_HZ_U_M0;
+        default: return WA_HZ_U_PSEUDO;
         }
     }
     return u >= hz->base[SIM_FILE_A]   ? WA_HZ_U_AGPR
@@ -158,6 +160,11 @@ static unsigned opnd_units(const sim_hz *hz, const wa_sim *sim, const wa_operand
 /* The units of an implicit special register (WA_SPECIAL_VCC, _EXEC, _M0). */
 static unsigned special_units(const sim_hz *hz, unsigned special, unsigned *out)
 {
+    int k = wa_hz_pseudo_index(special);
+    if (k >= 0) {
+        out[0] = hz->xbase + X_PSEUDO + (unsigned)k;
+        return 1;
+    }
     wa_operand o;
     memset(&o, 0, sizeof(o));
     o.kind = WA_OPND_SPECIAL;
@@ -217,7 +224,13 @@ static void acc_name(const sim_ctx *c, const sim_hz *hz, const hz_acc *a, char *
 {
     if (a->opnd == WA_HZ_IMPLICIT) {
         unsigned x = a->unit - hz->xbase;
-        snprintf(buf, len, "%s", x <= X_VCC_HI ? "vcc" : x <= X_EXEC_HI ? "exec" : "m0");
+        if (x > X_PSEUDO)
+            snprintf(buf, len, "hwreg %u", x - X_PSEUDO - 1u);
+        else
+            snprintf(buf, len, "%s", x <= X_VCC_HI      ? "vcc"
+                                     : x <= X_EXEC_HI   ? "exec"
+                                     : x == X_M0        ? "m0"
+                                                        : "the DGEMM pipeline");
         return;
     }
     const wa_operand *o = &c->in->ops[a->opnd];
@@ -268,7 +281,7 @@ void sim_hz_check(sim_ctx *c)
         sim_fail(c, WA_E_NOMEM, "out of memory for the hazard tables");
         return;
     }
-    unsigned cls = wa_hz_consumer_class(c->info);
+    unsigned cls = wa_hz_instr_class(c->in, c->info);
     if (!cls)
         return;
     wa_hz_ref refs[WA_HZ_MAX_REFS];
@@ -290,7 +303,7 @@ void sim_hz_check(sim_ctx *c)
             if (!(a->how & r->how) || !(unit_class(hz, a->unit) & r->units))
                 continue;
             const hz_rec *p = rec_of(hz, a->unit, r->prod);
-            if (!p->end)
+            if (!p->end || !wa_hz_op_match(r, c->sim->prog->instrs[p->item].op, c->in->op))
                 continue;
             if (r->srcc != WA_HZ_SRCC_ANY) {
                 int same = p->first == a->first && p->count == a->count;

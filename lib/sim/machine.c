@@ -417,6 +417,16 @@ uint32_t sim_read_s(sim_ctx *c, unsigned k, unsigned comp, int *def)
     case WA_OPND_IMM:
     case WA_OPND_FIMM: {
         uint32_t bits = 0;
+        wa_data_type ty = k < c->info->num_operands ? (wa_data_type)c->info->operands[k].type
+                                                    : WA_TY_B32;
+        if (ty == WA_TY_F64 || ty == WA_TY_B64) {
+            /* 64-bit operands: an integer constant is the 64-bit integer, a float
+               constant the double (inline constants are exact doubles). */
+            uint64_t v = (uint64_t)o->imm.i;
+            if (o->kind == WA_OPND_FIMM)
+                memcpy(&v, &o->imm.f, sizeof(v));
+            return (uint32_t)(comp ? v >> 32 : v);
+        }
         if (!sim_imm_bits(c, k, &bits))
             sim_fail(c, WA_E_INTERNAL, "immediate operand %u cannot be encoded", k);
         if (comp && o->kind == WA_OPND_IMM)
@@ -467,6 +477,11 @@ void sim_read_vec(sim_ctx *c, unsigned k, unsigned comp, uint32_t out[SIM_LANES]
     const wa_operand *o = &c->in->ops[k];
     unsigned f, idx;
     *def = 0;
+    if (c->dpp && k == 1 && comp == 0) {
+        memcpy(out, c->dpp_src0, sizeof(c->dpp_src0));
+        *def = c->dpp_src0_def;
+        return;
+    }
     if (sim_failed(c)) {
         memset(out, 0, SIM_LANES * sizeof(uint32_t));
         return;
@@ -808,6 +823,7 @@ static wa_status setup_waves(wa_sim *sim)
         }
         wv->exec_def = 1;
         wv->vcc_def = 0;
+        wv->mode = SIM_MODE_DEFAULT;
         /* SGPR inputs where the ABI puts them */
         for (unsigned in = 0; in < WA_ABI_COUNT_; in++) {
             if (!(abi & WA_ABI_BIT(in)) || in >= WA_ABI_WORKITEM_ID_X)
@@ -878,6 +894,21 @@ static int release_barrier(wa_sim *sim)
     return 1;
 }
 
+/* A vector instruction with a float operand: its result depends on MODE. */
+static int uses_float_mode(const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC &&
+        info->format != WA_FMT_VOP3 && info->format != WA_FMT_VOP3P && info->format != WA_FMT_MAI)
+        return 0;
+    if (info->flags & WA_IF_MFMA)
+        return 1;
+    for (unsigned k = 0; k < info->num_operands; k++)
+        if (info->operands[k].type == WA_TY_F32 || info->operands[k].type == WA_TY_F16 ||
+            info->operands[k].type == WA_TY_F64)
+            return 1;
+    return 0;
+}
+
 static void step(wa_sim *sim, sim_wave *w)
 {
     const wa_program *prog = sim->prog;
@@ -909,12 +940,23 @@ static void step(wa_sim *sim, sim_wave *w)
                  sim_unsupported_reason(c.in->op));
         return;
     }
+    if (w->mode != SIM_MODE_DEFAULT && uses_float_mode(c.info)) {
+        sim_fail(&c, WA_E_UNSUPPORTED,
+                 "%s runs with MODE 0x%08x (s_setreg changed the rounding, denormal or IEEE "
+                 "bits); the simulator models only the default float mode 0x%08x",
+                 c.info->mnemonic, (unsigned)w->mode, SIM_MODE_DEFAULT);
+        return;
+    }
     if (w->hz)
         sim_hz_check(&c);
     if (sim_failed(&c))
         return;
     c.next_pc = c.item + 1;
     c.wait_states = 1;
+    if (c.in->mods.flags & WA_MOD_DPP)
+        sim_dpp_prepare(&c);
+    if (sim_failed(&c))
+        return;
     fn(&c);
     if (sim_failed(&c))
         return;

@@ -46,6 +46,23 @@
    rounding may differ by an ulp on inputs whose sum is not exact. The i32 MFMA
    sums exactly and wraps to 32 bits. fp8 is E4M3 as sim_fp8_to_f32 decodes it for the target.
 
+   DGEMM (v_mfma_f64_16x16x4_f64, v_mfma_f64_4x4x4_4b_f64; f64 A, B, C, D, one
+   double per register pair): A[i][k] of block b in lane (k / KL) * (M * blocks)
+   + b * M + i (KL = 1: one double per lane), B the same with j; C/D[i][j] of
+   block b in register pair i / G, lane (i % G) * (N * blocks) + b * N + j with
+   G = 64 / (N * blocks) (16x16x4: pair i / 4, lane 16 * (i % 4) + j; 4x4x4_4b:
+   one pair, lane 16 * i + 4 * b + j). Source: composable_kernel's xdlops_gemm
+   attributes for mfma_f64_16x16x4f64 (group_size 1, 4 groups per block, 16
+   threads per block, 4 input blocks, k_per_blk 1), which place row i of the
+   output in lane group i % 4 and register pair i / 4 (unlike the f32 16x16
+   layout). How sure: 16x16x4 medium (composable_kernel is AMD's production DGEMM
+   code, but this was not checked against AMD's layout calculator); 4x4x4_4b
+   low (derived by the same rule, no table for it was found). Arithmetic: C plus
+   the K products in k order, each by a fused multiply-add in f64 (one rounding
+   per step); the hardware's internal order is not documented, so sums that are
+   not exact may differ by an ulp. CBSZ/ABID apply to the 4-block opcode; BLGP
+   (the neg modifier on gfx942/gfx950) is not supported.
+
    EXEC: the matrix data is cross-lane, so A, B and C are read in all 64 lanes
    whatever EXEC holds; D is written only in the lanes EXEC enables (the library's
    liveness model for a write under a partial EXEC keeps the other lanes).
@@ -275,7 +292,115 @@ static void op_mfma(sim_ctx *c)
     }
 }
 
+/* One operand of doubles: register pairs 2p, 2p + 1 of `img` in lane l. */
+static double pair_value(const reg_image *img, unsigned p, unsigned l)
+{
+    uint64_t b = (uint64_t)img->v[2 * p + 1][l] << 32 | img->v[2 * p][l];
+    double d;
+    memcpy(&d, &b, sizeof(d));
+    return d;
+}
+
+static void op_dgemm(sim_ctx *c)
+{
+    const wa_mfma_shape *s = shape_of(c->in->op);
+    const wa_mods *mods = &c->in->mods;
+    const char *mn = c->info->mnemonic;
+    if ((mods->cbsz || mods->abid) && s->blocks == 1) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: cbsz/abid apply to multi-block MFMAs only", mn);
+        return;
+    }
+    if (mods->blgp || mods->op_sel || mods->op_sel_hi) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: blgp (neg) and op_sel are not supported", mn);
+        return;
+    }
+    if (mods->cbsz > 7 || mods->abid >= 1u << mods->cbsz || mods->abid >= s->blocks) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s: cbsz:%u abid:%u out of range", mn, mods->cbsz, mods->abid);
+        return;
+    }
+    unsigned per_lane_a = (unsigned)s->k * s->m * s->blocks / SIM_LANES;
+    unsigned per_lane_b = (unsigned)s->k * s->n * s->blocks / SIM_LANES;
+    unsigned n_cd = 2u * s->m * s->n * s->blocks / SIM_LANES;
+    if (sim_opnd_count(c, 1) != 2 * per_lane_a || sim_opnd_count(c, 2) != 2 * per_lane_b ||
+        sim_opnd_count(c, 0) != n_cd || 2 * per_lane_a > MAX_CD_REGS || n_cd > MAX_CD_REGS) {
+        sim_fail(c, WA_E_INTERNAL, "%s: operand sizes do not match its shape", mn);
+        return;
+    }
+    reg_image a, b, cimg;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    memset(&cimg, 0, sizeof(cimg));
+    if (!read_regs(c, 1, 2 * per_lane_a, &a) || !read_regs(c, 2, 2 * per_lane_b, &b))
+        return;
+    const wa_operand *src_c = &c->in->ops[3];
+    if (src_c->kind == WA_OPND_IMM || src_c->kind == WA_OPND_FIMM) {
+        /* an integer constant is the 64-bit integer, a float one the double */
+        int d0, d1;
+        uint32_t lo = sim_read_s(c, 3, 0, &d0), hi = sim_read_s(c, 3, 1, &d1);
+        for (unsigned r = 0; r < n_cd; r++) {
+            for (unsigned l = 0; l < SIM_LANES; l++)
+                cimg.v[r][l] = r % 2 ? hi : lo;
+            cimg.def[r] = SIM_ALL_LANES;
+        }
+    } else if (!read_regs(c, 3, n_cd, &cimg)) {
+        return;
+    }
+    uint32_t out[MAX_CD_REGS][SIM_LANES];
+    uint64_t out_def[MAX_CD_REGS];
+    memset(out, 0, sizeof(out));
+    memset(out_def, 0, sizeof(out_def));
+    unsigned groups = SIM_LANES / ((unsigned)s->n * s->blocks);
+    for (unsigned blk = 0; blk < s->blocks; blk++) {
+        unsigned a_blk = (blk >> mods->cbsz << mods->cbsz) + mods->abid;
+        for (unsigned i = 0; i < s->m; i++)
+            for (unsigned j = 0; j < s->n; j++) {
+                unsigned pair = i / groups;
+                unsigned lane = (i % groups) * (s->n * s->blocks) + blk * s->n + j;
+                double acc = pair_value(&cimg, pair, lane);
+                int defined = (int)((cimg.def[2 * pair] & cimg.def[2 * pair + 1]) >> lane & 1u);
+                for (unsigned kk = 0; kk < s->k; kk++) {
+                    unsigned la = (kk / per_lane_a) * (s->m * s->blocks) + a_blk * s->m + i;
+                    unsigned lb = (kk / per_lane_b) * (s->n * s->blocks) + blk * s->n + j;
+                    unsigned pa = kk % per_lane_a, pb = kk % per_lane_b;
+                    acc = fma(pair_value(&a, pa, la), pair_value(&b, pb, lb), acc);
+                    defined &= (int)((a.def[2 * pa] & a.def[2 * pa + 1]) >> la & 1u);
+                    defined &= (int)((b.def[2 * pb] & b.def[2 * pb + 1]) >> lb & 1u);
+                }
+                uint64_t bits;
+                memcpy(&bits, &acc, sizeof(bits));
+                out[2 * pair][lane] = (uint32_t)bits;
+                out[2 * pair + 1][lane] = (uint32_t)(bits >> 32);
+                if (defined) {
+                    out_def[2 * pair] |= 1ull << lane;
+                    out_def[2 * pair + 1] |= 1ull << lane;
+                }
+            }
+    }
+    uint64_t exec = sim_exec(c);
+    if (c->sim->opts.flags & WA_SIM_UNDEF_ERRORS)
+        for (unsigned r = 0; r < n_cd; r++)
+            if (exec & ~out_def[r]) {
+                sim_fail(c, WA_E_SIM_FAULT,
+                         "%s computes register %u of vdst from matrix elements that hold no "
+                         "defined value", mn, r);
+                return;
+            }
+    sim_vec *d[MAX_CD_REGS];
+    for (unsigned r = 0; r < n_cd; r++)
+        if (!(d[r] = sim_vec_reg(c, 0, r, 1)))
+            return;
+    for (unsigned r = 0; r < n_cd; r++) {
+        for (unsigned l = 0; l < SIM_LANES; l++)
+            if (exec >> l & 1u)
+                d[r]->v[l] = out[r][l];
+        d[r]->def = (d[r]->def & ~exec) | (out_def[r] & exec);
+    }
+}
+
 sim_fn sim_mfma_fn(unsigned op)
 {
-    return shape_of(op) ? op_mfma : NULL;
+    const wa_mfma_shape *s = shape_of(op);
+    if (!s)
+        return NULL;
+    return s->input == WA_MFMA_IN_F64 ? op_dgemm : op_mfma;
 }

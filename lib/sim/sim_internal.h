@@ -102,6 +102,7 @@ typedef struct sim_wave {
     uint32_t m0;
     int scc;
     uint8_t exec_def, vcc_def, m0_def, scc_def;
+    uint32_t mode;           /* the MODE hardware register (s_getreg/s_setreg) */
     unsigned inflight[SIM_QUEUES];  /* operations of the wave not yet complete */
     uint64_t last_done[SIM_QUEUES]; /* in-order queues: completion of the newest */
     sim_hz *hz;
@@ -162,6 +163,13 @@ struct wa_sim {
     wa_sim_stats stats;
 };
 
+/* MODE as the kernel descriptor sets it: round to nearest (FP_ROUND 3:0 = 0), f32
+   and f16/f64 denormals kept (FP_DENORM 7:4 = 0xF), DX10_CLAMP (bit 8) and IEEE
+   (bit 9) on. The float semantics assume the bits in SIM_MODE_FLOAT at these
+   values; s_setreg may change only them (other MODE bits are not modelled). */
+#define SIM_MODE_DEFAULT 0x000003F0u
+#define SIM_MODE_FLOAT 0x008003FFu /* round, denorm, dx10_clamp, ieee (9:0), fp16_ovfl (23) */
+
 /* What a semantics function sees. */
 typedef struct sim_ctx {
     wa_sim *sim;
@@ -174,6 +182,11 @@ typedef struct sim_ctx {
     unsigned cycles;        /* model time it takes, if not wait_states (s_sleep) */
     int stop;               /* s_endpgm */
     int barrier;            /* s_barrier */
+    /* DPP (alu.c sim_dpp_prepare): src0 (operand 1) as read across lanes, and the
+       lanes the instruction writes; sim_read_vec and sim_exec answer from them. */
+    int dpp;
+    uint32_t dpp_src0[SIM_LANES];
+    uint64_t dpp_src0_def, dpp_lanes;
 } sim_ctx;
 
 typedef void (*sim_fn)(sim_ctx *c);
@@ -226,8 +239,12 @@ static inline unsigned sim_opnd_count(const sim_ctx *c, unsigned k)
     return k < c->in->nops ? c->in->ops[k].count : 0;
 }
 
-/* The wave's active lanes (EXEC). */
-static inline uint64_t sim_exec(const sim_ctx *c) { return c->w->exec; }
+/* The lanes the instruction writes: EXEC, narrowed by DPP's masks and sources. */
+static inline uint64_t sim_exec(const sim_ctx *c) { return c->dpp ? c->dpp_lanes : c->w->exec; }
+
+/* DPP: reads src0 from the lanes dpp_ctrl names and works out the lanes written
+   (before the instruction's semantics run). */
+void sim_dpp_prepare(sim_ctx *c);
 
 /* ---- memory (memory.c) ------------------------------------------------------------------ */
 

@@ -15,7 +15,8 @@
           wa_isa_samples --skip REASON      (prints REASON, exits 77)
 
    DIR/isa-<target>.tsv has one record per line:
-     kind  opcode-number  ID  format  expected-encoding  variant  assembly
+     kind  opcode-number  ID  format  expected-encoding  variant  assembly  [dpp-word]
+   dpp-word (DPP variants only): the second dword llvm-mc must produce.
    kind: A = must assemble, R = must be rejected, S = variant the validator
    rejected (informational: the driver reports whether llvm-mc accepts it).
    Exit status: 0 when every check above passed, 1 otherwise. */
@@ -207,7 +208,7 @@ static wa_operand make_imm(const inst *I, unsigned k, okind kind)
     case K_IMM:
         if (I->info->format == WA_FMT_SMEM)
             return wa_opnd_imm(16);
-        return wa_opnd_imm(spec->imm_min + (spec->imm_max - spec->imm_min) / 3);
+        return wa_opnd_imm((int64_t)spec->imm_min + ((int64_t)spec->imm_max - spec->imm_min) / 3);
     case K_IMM_LO:
         return wa_opnd_imm(spec->imm_min);
     case K_IMM_HI:
@@ -345,15 +346,35 @@ static unsigned expected_encoding(const wa_isa_info *info, wa_target t)
     return t == WA_TARGET_GFX90A ? info->encoding_gfx90a : info->encoding;
 }
 
-static void write_record(FILE *f, char kind, const inst *I, unsigned enc, const char *variant,
-                         const char *text)
+/* The DPP dword the assembler must produce for `I` (src0 = VGPR `vsrc0`), as the
+   ISA lays it out: src0[7:0] dpp_ctrl[16:8] bound_ctrl[19] bank_mask[27:24]
+   row_mask[31:28]. */
+static unsigned long expected_dpp_word(const inst *I, unsigned vsrc0)
+{
+    const wa_mods *m = &I->mods;
+    return (unsigned long)(vsrc0 & 0xFFu) | (unsigned long)m->dpp_ctrl << 8 |
+           (unsigned long)((m->flags & WA_MOD_BOUND_CTRL) ? 1u : 0u) << 19 |
+           (unsigned long)m->bank_mask << 24 | (unsigned long)m->row_mask << 28;
+}
+
+/* kind opcode ID format encoding variant assembly [dpp-dword] */
+static void write_record_dpp(FILE *f, char kind, const inst *I, unsigned enc, const char *variant,
+                             const char *text, int has_dpp, unsigned long dpp)
 {
     fprintf(f, "%c\t%u\t%s\t%s\t0x%x\t", kind, (unsigned)I->op, I->info->id,
             wa_format_name(I->info->format), enc);
     tc_put_field(f, variant);
     fputc('\t', f);
     tc_put_field(f, text);
+    if (has_dpp)
+        fprintf(f, "\t0x%08lx", dpp);
     fputc('\n', f);
+}
+
+static void write_record(FILE *f, char kind, const inst *I, unsigned enc, const char *variant,
+                         const char *text)
+{
+    write_record_dpp(f, kind, I, enc, variant, text, 0, 0);
 }
 
 /* Lines already written for the current (opcode, target): variants that spell
@@ -436,7 +457,9 @@ static int run_available(wa_context *ctx, FILE *f, stats *st, seen *sn, const in
         goto done;
     }
     if (seen_add(sn, line)) {
-        write_record(f, 'A', I, expected_encoding(I->info, t), I->variant, line);
+        int dpp = (I->mods.flags & WA_MOD_DPP) != 0;
+        write_record_dpp(f, 'A', I, expected_encoding(I->info, t), I->variant, line, dpp,
+                         dpp ? expected_dpp_word(I, ops[1].id) : 0);
         st->accepted[t]++;
     }
     /* gfx942/gfx950 also accept the gfx90a name of a renamed MFMA. */
@@ -704,6 +727,41 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
             v.mods.abid = 3;
             v.mods.blgp = 5;
             snprintf(v.variant, sizeof(v.variant), "cbsz:2 abid:3 blgp:5");
+            add_variant(out, &n, max, &v);
+        }
+    }
+
+    /* DPP on the rows that have a DPP form (VOP1/VOP2 writing a VGPR from a VGPR
+       src0): every source a VGPR, the mask vcc, a few controls and masks. */
+    if ((info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2) && info->num_operands >= 2 &&
+        info->operands[0].role == WA_ROLE_DEF && (info->operands[0].classes & WA_OC_VGPR) &&
+        info->operands[1].role == WA_ROLE_USE && (info->operands[1].classes & WA_OC_VGPR)) {
+        static const struct {
+            const char *name;
+            unsigned ctrl, row, bank, flags;
+        } dpp[] = {
+            { "quad_perm:[1,0,3,2]", 0xB1, 0xF, 0xF, 0 },
+            { "row_shl:1 row_mask:0xa bank_mask:0x5 bound_ctrl", 0x101, 0xA, 0x5, WA_MOD_BOUND_CTRL },
+            { "row_shr:15 row_mask:0", 0x11F, 0x0, 0xF, 0 },
+            { "row_ror:7", 0x127, 0xF, 0xF, 0 },
+            { "wave_shl:1", 0x130, 0xF, 0xF, 0 },
+            { "wave_ror:1 bank_mask:0x1", 0x13C, 0xF, 0x1, 0 },
+            { "row_mirror", 0x140, 0xF, 0xF, WA_MOD_BOUND_CTRL },
+            { "row_half_mirror", 0x141, 0xF, 0xF, 0 },
+            { "row_bcast:15 row_mask:0xa", 0x142, 0xA, 0xF, 0 },
+            { "row_bcast:31 row_mask:0xc", 0x143, 0xC, 0xF, 0 },
+        };
+        for (unsigned i = 0; i < sizeof(dpp) / sizeof(dpp[0]); i++) {
+            inst v = base;
+            for (unsigned k = 1; k < info->num_operands; k++)
+                if (info->operands[k].classes & WA_OC_VGPR)
+                    v.kind[k] = K_V;
+            v.mods.flags |= WA_MOD_DPP | dpp[i].flags;
+            v.mods.dpp_ctrl = (uint16_t)dpp[i].ctrl;
+            v.mods.row_mask = (uint8_t)dpp[i].row;
+            v.mods.bank_mask = (uint8_t)dpp[i].bank;
+            v.high = i % 2;
+            snprintf(v.variant, sizeof(v.variant), "dpp %s", dpp[i].name);
             add_variant(out, &n, max, &v);
         }
     }

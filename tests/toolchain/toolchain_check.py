@@ -181,6 +181,20 @@ def check_opcode(fmt, expected, encodings):
     return None
 
 
+def check_dpp(expected, encodings):
+    """A DPP line: src0 of the first dword is the DPP marker 0xFA and the second
+    dword is the DPP word the table and modifiers give, byte for byte."""
+    bs = encodings[0]
+    if len(bs) != 8:
+        return "DPP line encoded in %d bytes, expected 8" % len(bs)
+    if bs[0] != 0xFA or (dword(bs, 0) & 0x1FF) != 0xFA:
+        return "src0 field 0x%x, expected the DPP marker 0xfa" % (dword(bs, 0) & 0x1FF)
+    got = dword(bs, 1)
+    if got != expected:
+        return "DPP dword 0x%08x, expected 0x%08x" % (got, expected)
+    return None
+
+
 # ---- ELF (64-bit little-endian, as AMDGPU code objects are) -----------------------------
 
 EM_AMDGPU = 224
@@ -324,11 +338,12 @@ def read_samples(path):
     with open(path) as f:
         for raw in f:
             parts = raw.rstrip("\n").split("\t")
-            if len(parts) != 7:
+            if len(parts) not in (7, 8):
                 continue
-            kind, opnum, ident, fmt, enc, variant, asm = parts
+            kind, opnum, ident, fmt, enc, variant, asm = parts[:7]
+            dpp = int(parts[7], 16) if len(parts) == 8 else None
             recs.append(dict(kind=kind, op=int(opnum), id=ident, fmt=fmt, enc=int(enc, 16),
-                             variant=variant, asm=asm))
+                             variant=variant, asm=asm, dpp=dpp))
     return recs
 
 
@@ -371,6 +386,10 @@ def cmd_isa(args):
                         target, r["asm"], r["id"], r["variant"], errs[i]))
                 continue
             msg = check_opcode(r["fmt"], r["enc"], encs[i])
+            if not msg and r["dpp"] is not None:
+                msg = check_dpp(r["dpp"], encs[i])
+                if not msg:
+                    total["dpp"] += 1
             if msg:
                 failures += 1
                 print("FAIL %s: %s [%s]: %s" % (target, r["asm"], r["id"], msg))
@@ -409,11 +428,11 @@ def cmd_isa(args):
         print("note: validator rejects %s on %s, llvm-mc accepts it (%s)" % (
             r["asm"], target, r["variant"]))
     print("isa: %d opcodes x %d targets: %d (opcode, target) pairs assemble, %d unavailable "
-          "pairs rejected; %d lines accepted, %d rejected, %d encodings checked, "
-          "%d known-issue lines, %d validator-stricter variants, %d failures" % (
+          "pairs rejected; %d lines accepted, %d rejected, %d encodings checked (%d DPP words "
+          "byte for byte), %d known-issue lines, %d validator-stricter variants, %d failures" % (
               len(opcodes), len(TARGETS), total["pairs"], total["unavailable"],
-              total["accepted"], total["rejected"], total["encodings"], sum(xfail.values()),
-              len(stricter), failures))
+              total["accepted"], total["rejected"], total["encodings"], total["dpp"],
+              sum(xfail.values()), len(stricter), failures))
     return 1 if failures else 0
 
 

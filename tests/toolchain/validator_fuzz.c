@@ -120,6 +120,13 @@ static wa_operand random_operand(tc_rng *r, const wa_isa_info *info, unsigned k,
                 }
                 break;
             case 4:
+                if ((c & WA_OC_HWREG) && tc_rng_chance(r, 2, 3)) {
+                    /* a structured field: named ids, offsets and sizes at their edges */
+                    static const unsigned ids[] = { 1, 2, 3, 4, 5, 6, 7, 15, 16, 19, 20, 24, 0, 8, 63 };
+                    unsigned id = POOL_PICK(r, ids), off = tc_rng_below(r, 32), width;
+                    width = tc_rng_chance(r, 1, 3) ? 32 : 1 + tc_rng_below(r, 32);
+                    return wa_opnd_imm((int64_t)WA_HWREG(id, off, width));
+                }
                 if (c & WA_OC_IMM) {
                     int64_t lo = spec->imm_min, hi = spec->imm_max;
                     switch (tc_rng_below(r, 5)) {
@@ -205,6 +212,20 @@ static void random_mods(tc_rng *r, const wa_isa_info *info, wa_mods *m)
             m->vmcnt = -1;
         if (tc_rng_chance(r, 1, 3))
             m->expcnt = -1;
+    }
+    /* DPP: mostly on VOP1/VOP2, now and then anywhere; controls valid and not. */
+    if (((info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2) && tc_rng_chance(r, 1, 3)) ||
+        tc_rng_chance(r, 1, 60)) {
+        static const unsigned short ctrls[] = { 0x00, 0xE4, 0xB1, 0x1B, 0x101, 0x10F, 0x111, 0x11F,
+                                                0x121, 0x12F, 0x130, 0x134, 0x138, 0x13C, 0x140,
+                                                0x141, 0x142, 0x143, 0x100, 0x110, 0x131, 0x150,
+                                                0x151, 0x1FF };
+        m->flags |= WA_MOD_DPP;
+        m->dpp_ctrl = POOL_PICK(r, ctrls);
+        m->row_mask = (uint8_t)tc_rng_below(r, tc_rng_chance(r, 1, 8) ? 17 : 16);
+        m->bank_mask = (uint8_t)tc_rng_below(r, 16);
+        if (tc_rng_chance(r, 1, 2))
+            m->flags |= WA_MOD_BOUND_CTRL;
     }
 }
 

@@ -944,6 +944,46 @@ static void random_programs(void)
     wa_context_destroy(ctx);
 }
 
+/* wa_build_hwreg puts the field where the row has it (s_getreg: second; s_setreg:
+   first); wa_build_valu builds the dot products and compares with EXEC; 5-operand
+   v_div_scale_f32 goes through wa_build. */
+static void hwreg_and_new_rows(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = new_program(ctx);
+    REQUIRE(prog);
+    wa_operand s1 = vreg(prog, WA_REG_SGPR, 1, 0);
+    wa_operand v1 = vreg(prog, WA_REG_VGPR, 1, 0);
+    wa_operand none = wa_opnd_none();
+    wa_instr_view v;
+    CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_GETREG_B32, WA_HWREG(WA_HWREG_MODE, 4, 4), s1));
+    v = last_item(prog);
+    CHECK_EQ_UINT(v.num_operands, 2);
+    CHECK_EQ_INT(v.operands[0].kind, WA_OPND_VIRT);
+    CHECK_EQ_INT(v.operands[1].imm.i, 0x1901);
+    CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_SETREG_B32, WA_HWREG(WA_HWREG_MODE, 0, 4), s1));
+    v = last_item(prog);
+    CHECK_EQ_INT(v.operands[0].imm.i, 0x1801);
+    CHECK_EQ_INT(v.operands[1].kind, WA_OPND_VIRT);
+    CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_SETREG_IMM32_B32, WA_HWREG(2, 1, 1), wa_opnd_imm(5)));
+    CHECK_EQ_INT(last_item(prog).operands[1].imm.i, 5);
+    CHECK_STATUS(wa_build_hwreg(NULL, prog, WA_OP_S_MOV_B32, 1, s1), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "s_mov_b32 is not a hwreg", UT_ANY, UT_ANY, WA_NO_TAG);
+    CHECK_STATUS(wa_build_hwreg(NULL, prog, WA_OP_S_GETREG_B32, 0x10000, s1), WA_E_RANGE);
+    CHECK_STATUS(wa_build_hwreg(NULL, NULL, WA_OP_S_GETREG_B32, 1, s1), WA_E_INVALID);
+
+    CHECK_OK(wa_build_valu(NULL, prog, WA_OP_V_DOT2_F32_F16, v1, v1, v1, v1));
+    CHECK_OK(wa_build_valu(NULL, prog, WA_OP_V_CMPX_EQ_U32, wa_opnd_special(WA_SPECIAL_VCC), v1,
+                           v1, none));
+    wa_operand ops[5] = { v1, wa_opnd_special(WA_SPECIAL_VCC), v1, v1, v1 };
+    CHECK_OK(wa_build(NULL, prog, WA_OP_V_DIV_SCALE_F32, ops, 5, NULL));
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_V_DIV_SCALE_F32, ops, 4, NULL), WA_E_INVALID);
+    CHECK_OK(wa_build_salu(NULL, prog, WA_OP_S_MOVRELS_B32, s1, wa_opnd_phys(WA_REG_SGPR, 8, 1),
+                           none));
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(program_defaults)
     UT_CASE(attribute_setters)
@@ -956,4 +996,5 @@ UT_SUITE(
     UT_CASE(structural_errors)
     UT_CASE(builder_defers_target_rules)
     UT_CASE(random_programs)
+    UT_CASE(hwreg_and_new_rows)
 );

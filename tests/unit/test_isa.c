@@ -88,15 +88,17 @@ static void mfma_shape_consistent(const wa_isa_info *in, const wa_mfma_shape *s)
     CHECK_EQ_UINT(s->k, k);
     CHECK_EQ_UINT(s->blocks, blocks);
     CHECK_EQ_HEX(s->blgp_targets & ~in->targets, 0);
-    CHECK_EQ_UINT(in->operands[0].size, m * n * blocks / 64);
-    CHECK_EQ_UINT(in->operands[3].size, m * n * blocks / 64);
+    unsigned cwords = s->input == WA_MFMA_IN_F64 ? 2 : 1; /* registers per C/D element */
+    CHECK_EQ_UINT(in->operands[0].size, m * n * blocks / 64 * cwords);
+    CHECK_EQ_UINT(in->operands[3].size, m * n * blocks / 64 * cwords);
+    CHECK_EQ_INT(s->input == WA_MFMA_IN_F64, in->hazard == WA_HZ_MFMA_DGEMM);
     if (s->input == WA_MFMA_IN_F8F6F4) {
         CHECK(in->flags & WA_IF_F8F6F4);
         return;
     }
-    static const char *const names[] = { NULL, "f16", "bf16", "fp8", "i8", "f32" };
-    static const unsigned bits[] = { 0, 16, 16, 8, 8, 32 };
-    REQUIRE(s->input >= WA_MFMA_IN_F16 && s->input <= WA_MFMA_IN_F32);
+    static const char *const names[] = { NULL, "f16", "bf16", "fp8", "i8", "f32", NULL, "f64" };
+    static const unsigned bits[] = { 0, 16, 16, 8, 8, 32, 0, 64 };
+    REQUIRE((s->input >= WA_MFMA_IN_F16 && s->input <= WA_MFMA_IN_F32) || s->input == WA_MFMA_IN_F64);
     size_t len = strlen(in->mnemonic), nl = strlen(names[s->input]);
     CHECK(len > nl && strcmp(in->mnemonic + len - nl, names[s->input]) == 0 &&
           in->mnemonic[len - nl - 1] == '_');
@@ -136,7 +138,11 @@ static void entries_well_formed(void)
                 CHECK(o->classes != 0);
                 CHECK(o->role == WA_ROLE_DEF || o->role == WA_ROLE_USE ||
                       o->role == WA_ROLE_DEFUSE);
-                CHECK_EQ_HEX(o->classes & ~0x1FFu, 0);
+                CHECK_EQ_HEX(o->classes & ~0x3FFu, 0);
+                /* A hwreg field is a 16-bit immediate. */
+                if (o->classes & WA_OC_HWREG)
+                    CHECK(o->classes == (WA_OC_IMM | WA_OC_HWREG) && o->imm_min == 0 &&
+                          o->imm_max == 65535);
                 if (o->classes & WA_OC_IMM)
                     CHECK(o->imm_min <= o->imm_max);
                 /* Defined operands are registers. */
@@ -216,14 +222,19 @@ static void enum_names(void)
     }
     CHECK_STR_EQ(wa_latency_class_name(WA_LAT_VALU), "valu");
     CHECK(wa_latency_class_name((wa_latency_class)(WA_LAT_BRANCH + 1)) == NULL);
-    for (int h = WA_HZ_NONE; h <= WA_HZ_BRANCH; h++) {
+    for (int h = WA_HZ_NONE; h <= WA_HZ_LAST_; h++) {
         CHECK(wa_hazard_class_name((wa_hazard_class)h) != NULL);
         for (int j = WA_HZ_NONE; j < h; j++)
             CHECK(strcmp(wa_hazard_class_name((wa_hazard_class)h),
                          wa_hazard_class_name((wa_hazard_class)j)) != 0);
     }
     CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_MFMA_XDL), "mfma_xdl");
-    CHECK(wa_hazard_class_name((wa_hazard_class)(WA_HZ_BRANCH + 1)) == NULL);
+    CHECK(wa_hazard_class_name((wa_hazard_class)(WA_HZ_LAST_ + 1)) == NULL);
+    /* Appended classes keep the earlier values. */
+    CHECK_EQ_INT(WA_HZ_BRANCH, 13);
+    CHECK_EQ_INT(WA_HZ_DIV_FMAS, 14);
+    CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_DIV_FMAS), "div_fmas");
+    CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_MOVREL), "movrel");
 }
 
 static void lookup_every_mnemonic(void)
@@ -364,6 +375,96 @@ static void gfx90a_spelling(void)
     CHECK_EQ_HEX(f16->encoding, f16->encoding_gfx90a);
 }
 
+/* The rows the hazard rules of gfx90a/gfx942/gfx950 name: implicit registers,
+   hazard classes, hwreg fields, availability and pass counts (llvm-mc and LLVM's
+   scheduling models). */
+static void hazard_rule_rows(void)
+{
+    const wa_isa_info *in = wa_isa_get(WA_OP_V_DIV_FMAS_F32);
+    CHECK(in->implicit_uses & WA_IMPL_VCC);
+    CHECK_EQ_INT(in->hazard, WA_HZ_DIV_FMAS);
+    in = wa_isa_get(WA_OP_V_DIV_SCALE_F32);
+    CHECK_EQ_UINT(in->num_operands, 5);
+    CHECK_EQ_UINT(in->operands[1].role, WA_ROLE_DEF);
+    CHECK_EQ_UINT(in->operands[1].size, 2);
+    CHECK_EQ_HEX(in->encoding, 0x1e0);
+    /* v_cmpx writes its sdst and EXEC on GFX9; v_cmp writes only sdst */
+    for (unsigned op = WA_OP_V_CMPX_LT_I32; op <= WA_OP_V_CMPX_NEQ_F32; op++) {
+        in = wa_isa_get(op);
+        ut_context("%s", in->mnemonic);
+        CHECK(strncmp(in->mnemonic, "v_cmpx_", 7) == 0);
+        CHECK_EQ_HEX(in->implicit_defs, WA_IMPL_EXEC);
+        CHECK_EQ_INT(in->format, WA_FMT_VOPC);
+        wa_opcode cmp;
+        char name[32];
+        snprintf(name, sizeof(name), "v_cmp_%s", in->mnemonic + 7);
+        if (CHECK_OK(wa_isa_lookup(&cmp, name)))
+            CHECK_EQ_HEX(in->encoding, wa_isa_get(cmp)->encoding + 0x10);
+    }
+    ut_context("%s", "");
+    CHECK_EQ_HEX(wa_isa_get(WA_OP_V_CMP_EQ_U32)->implicit_defs, 0);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_FMA_F64)->hazard, WA_HZ_FMA64);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_ADD_F64)->hazard, WA_HZ_VALU);
+    CHECK_EQ_UINT(wa_isa_get(WA_OP_V_MUL_F64)->operands[0].size, 2);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_MUL_F64)->operands[1].type, WA_TY_F64);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_DOT2_F32_F16)->hazard, WA_HZ_DOT);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_DOT4_I32_I8)->format, WA_FMT_VOP3P);
+    /* s_getreg / s_setreg: a 16-bit hwreg field, SALU, side effects */
+    in = wa_isa_get(WA_OP_S_GETREG_B32);
+    CHECK_EQ_INT(in->hazard, WA_HZ_GETREG);
+    CHECK(in->flags & WA_IF_SIDE_EFFECTS);
+    CHECK_EQ_HEX(in->operands[1].classes, WA_OC_IMM | WA_OC_HWREG);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_S_SETREG_B32)->hazard, WA_HZ_SETREG);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_S_SETREG_IMM32_B32)->hazard, WA_HZ_SETREG);
+    CHECK_EQ_HEX(wa_isa_get(WA_OP_S_SETREG_IMM32_B32)->operands[0].classes, WA_OC_IMM | WA_OC_HWREG);
+    CHECK_EQ_HEX(WA_HWREG(WA_HWREG_MODE, 0, 4), 0x1801u);   /* llvm-mc: 01 18 */
+    CHECK_EQ_HEX(WA_HWREG(WA_HWREG_HW_ID, 0, 32), 0xF804u);
+    CHECK_EQ_UINT(WA_HWREG_SIZE(0xFFFFu), 32);
+    CHECK_EQ_UINT(WA_HWREG_OFFSET(0x11C2u), 7);
+    CHECK_STR_EQ(wa_hwreg_name(WA_HWREG_IB_STS, WA_TARGET_GFX90A), "HW_REG_IB_STS");
+    CHECK_STR_EQ(wa_hwreg_name(20, WA_TARGET_GFX942), "HW_REG_XCC_ID");
+    CHECK(wa_hwreg_name(20, WA_TARGET_GFX90A) == NULL);
+    CHECK(wa_hwreg_name(8, WA_TARGET_GFX950) == NULL);
+    CHECK(wa_hwreg_name(1, WA_TARGET_UNKNOWN) == NULL);
+    CHECK(wa_hwreg_name(64, WA_TARGET_GFX942) == NULL);
+    /* s_movrel*: M0 indexes the SGPR operand whose classes are exactly SGPR */
+    for (unsigned op = WA_OP_S_MOVRELS_B32; op <= WA_OP_S_MOVRELD_B64; op++) {
+        in = wa_isa_get(op);
+        ut_context("%s", in->mnemonic);
+        CHECK(in->implicit_uses & WA_IMPL_M0);
+        CHECK(in->flags & WA_IF_REL_M0);
+        CHECK_EQ_INT(in->hazard, WA_HZ_MOVREL);
+        unsigned based = 0;
+        for (unsigned k = 0; k < in->num_operands; k++)
+            based += in->operands[k].classes == WA_OC_SGPR;
+        CHECK_EQ_UINT(based, 1);
+    }
+    ut_context("%s", "");
+    /* gfx950 lane swaps: both operands read and written */
+    in = wa_isa_get(WA_OP_V_PERMLANE16_SWAP_B32);
+    CHECK_EQ_UINT(in->operands[0].role, WA_ROLE_DEFUSE);
+    CHECK_EQ_UINT(in->operands[1].role, WA_ROLE_DEFUSE);
+    CHECK_EQ_INT(in->hazard, WA_HZ_PERMLANE_SWAP);
+    CHECK(!wa_isa_available(WA_OP_V_PERMLANE32_SWAP_B32, WA_TARGET_GFX942));
+    CHECK(wa_isa_available(WA_OP_V_PERMLANE32_SWAP_B32, WA_TARGET_GFX950));
+    /* DGEMM: passes per target, gfx90a spelling, F64 shape */
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX942), 8);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX950), 16);
+    CHECK_EQ_UINT(wa_isa_get(WA_OP_V_MFMA_F64_16X16X4_F64)->mfma_passes_gfx94x, 8);
+    CHECK_EQ_UINT(wa_isa_get(WA_OP_V_MFMA_F64_16X16X4_F64)->mfma_passes_gfx950, 16);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_4X4X4_4B_F64, WA_TARGET_GFX90A), 4);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F32_16X16X16_F16, WA_TARGET_GFX950),
+                  wa_isa_get(WA_OP_V_MFMA_F32_16X16X16_F16)->mfma_passes_gfx94x);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_ADD_U32, WA_TARGET_GFX942), 0);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_PERMLANE16_SWAP_B32, WA_TARGET_GFX942), 0);
+    CHECK_STR_EQ(wa_isa_mnemonic(WA_OP_V_MFMA_F64_4X4X4_4B_F64, WA_TARGET_GFX90A), "v_mfma_f64_4x4x4f64");
+    CHECK_EQ_INT(wa_isa_mfma_shape(WA_OP_V_MFMA_F64_16X16X4_F64)->input, WA_MFMA_IN_F64);
+    /* every row's gfx950 pass count equals gfx942's unless it is an MFMA */
+    for (unsigned op = 0; op < wa_isa_count(); op++)
+        if (!(wa_isa_get(op)->flags & WA_IF_MFMA))
+            CHECK_EQ_UINT(wa_isa_get(op)->mfma_passes_gfx950, 0);
+}
+
 /* Facts the rest of the library depends on, spot-checked against the hardware docs. */
 static void selected_facts(void)
 {
@@ -441,4 +542,5 @@ UT_SUITE(
     UT_CASE(availability)
     UT_CASE(gfx90a_spelling)
     UT_CASE(selected_facts)
+    UT_CASE(hazard_rule_rows)
 );

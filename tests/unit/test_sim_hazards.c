@@ -641,6 +641,71 @@ static void mfma_c_srcc_war(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* ---- H18-H34: special VALU/SALU instructions, dot products, DGEMM ------------------------- */
+
+/* The numbers are those LLVM 22's recognizer inserts for the same pairs. */
+static void special_rules(void)
+{
+    static const hz_case cases[] = {
+        { "vcc -> v_div_fmas", NULL, "v_cmp_eq_u32 vcc, v1, v2", "v_div_fmas_f32 v8, v3, v3, v3",
+          "vcc", "H18", { 4, 4, 4 } },
+        { "vgpr -> dpp", NULL, "v_mov_b32 v9, 1", "v_mov_b32_dpp v8, v9 quad_perm:[1,0,3,2]",
+          "v9", "H19", { 2, 2, 2 } },
+        { "exec -> dpp", NULL, "v_cmp_eq_u32 exec, v1, v1", "v_add_u32_dpp v8, v2, v2 row_shl:1",
+          "exec", "H20", { 5, 5, 5 } },
+        { "m0 -> s_movrels", NULL, "s_mov_b32 m0, 1", "s_movrels_b32 s9, s8", "m0", "H3",
+          { 1, 1, 1 } },
+        { "m0 -> s_movreld", NULL, "s_mov_b32 m0, 0", "s_movreld_b32 s9, 7", "m0", "H3",
+          { 1, 1, 1 } },
+        { "setreg -> getreg", NULL, "s_setreg_b32 hwreg(HW_REG_MODE, 8, 2), s8",
+          "s_getreg_b32 s9, hwreg(HW_REG_MODE)", "hwreg 1", "H21", { 2, 2, 2 } },
+        { "setreg -> setreg", NULL, "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 2), 0",
+          "s_setreg_b32 hwreg(HW_REG_MODE, 8, 2), s8", "hwreg 1", "H21", { 2, 2, 2 } },
+        { "setreg -> other getreg", NULL, "s_setreg_b32 hwreg(HW_REG_MODE, 8, 2), s8",
+          "s_getreg_b32 s9, hwreg(HW_REG_STATUS, 0, 1)", "hwreg 1", "H21", { 0, 0, 0 } },
+        { "vgpr -> permlane swap", NULL, "v_mov_b32 v9, 1", "v_permlane16_swap_b32 v8, v9",
+          "v9", "H22", { -1, -1, 2 } },
+        { "exec -> permlane swap", NULL, "v_cmpx_eq_u32 vcc, v1, v1",
+          "v_permlane32_swap_b32 v8, v9", "exec", "H23", { -1, -1, 4 } },
+        { "dot -> dot srcA", NULL, "v_dot2_f32_f16 v8, v4, v5, v3",
+          "v_dot2_f32_f16 v9, v8, v5, v3", "v8", "H24", { 3, 3, 3 } },
+        { "dot -> dot srcC", NULL, "v_dot2_f32_f16 v8, v4, v5, v3",
+          "v_dot2_f32_f16 v8, v4, v5, v8", "v8", "H25", { 0, 1, 1 } },
+        { "dot -> valu", NULL, "v_dot4_i32_i8 v8, v4, v5, v1", "v_add_u32 v9, v8, v1", "v8",
+          "H26", { 3, 3, 3 } },
+        { "dot -> other dot", NULL, "v_dot4_i32_i8 v8, v4, v5, v1",
+          "v_dot2_f32_f16 v9, v8, v5, v3", "v8", "H26", { 3, 3, 3 } },
+        { "dot -> mfma", NULL, "v_dot2_f32_f16 v8, v4, v5, v3",
+          "v_mfma_f32_16x16x16_f16 v[12:15], v[8:9], v[6:7], 0", "v8", "H27", { 0, 1, 1 } },
+        { "dgemm16 -> valu", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "v_add_u32 v16, v8, v1", "v8", "H28", { 11, 11, 19 } },
+        { "dgemm4 -> valu", NULL, "v_mfma_f64_4x4x4_4b_f64 v[8:9], v[4:5], v[6:7], 0",
+          "v_add_u32 v16, v9, v1", "v9", "H28", { 6, 6, 6 } },
+        { "dgemm16 -> store", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "global_store_dword v20, v8, s[10:11]", "v8", "H29", { 18, 18, 18 } },
+        { "dgemm4 -> ds", NULL, "v_mfma_f64_4x4x4_4b_f64 v[8:9], v[4:5], v[6:7], 0",
+          "ds_write_b32 v1, v8", "v8", "H29", { 9, 9, 9 } },
+        { "dgemm16 -> valu write", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "v_mov_b32 v15, 0", "v15", "H30", { 11, 11, 11 } },
+        { "dgemm16 -> srcA", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "v_mfma_f64_16x16x4_f64 v[16:23], v[8:9], v[6:7], 0", "v8", "H31", { 11, 11, 19 } },
+        { "dgemm16 -> srcC part", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "v_mfma_f64_16x16x4_f64 v[24:31], v[4:5], v[6:7], v[10:17]", "v10", "H32",
+          { 9, 9, 17 } },
+        { "dgemm4 -> same srcC", NULL, "v_mfma_f64_4x4x4_4b_f64 v[8:9], v[4:5], v[6:7], 0",
+          "v_mfma_f64_4x4x4_4b_f64 v[8:9], v[4:5], v[6:7], v[8:9]", "v8", "H33", { 4, 4, 4 } },
+        { "dgemm16 -> same srcC", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
+          "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], v[8:15]", "v8", "H32", { 0, 0, 0 } },
+        { "dgemm -> v_fma_f64", NULL, "v_mfma_f64_4x4x4_4b_f64 v[8:9], v[4:5], v[6:7], 0",
+          "v_fma_f64 v[16:17], v[4:5], v[6:7], v[4:5]", "the DGEMM pipeline", "H34",
+          { 2, 2, 2 } },
+        { "xdl -> dgemm srcC part", NULL, "v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[6:7], 0",
+          "v_mfma_f64_16x16x4_f64 v[16:23], v[4:5], v[6:7], v[8:15]", "v8", "H16",
+          { 9, 5, 6 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 /* ---- the executed path ------------------------------------------------------------------- */
 
 /* A producer at the end of a loop body and its consumer at the top: the
@@ -1017,6 +1082,7 @@ UT_SUITE(UT_CASE(row1_valu_sgpr_vmem)
          UT_CASE(mfma_b_result_vgpr)
          UT_CASE(mfma_b_srcc)
          UT_CASE(mfma_c_srcc_war)
+         UT_CASE(special_rules)
          UT_CASE(loop_back_edge)
          UT_CASE(loop_back_edge_mfma)
          UT_CASE(branch_paths)

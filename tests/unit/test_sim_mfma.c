@@ -10,7 +10,8 @@
    random cases compare against a double-precision product with a tolerance.
    The generated kernels carry the waits and wait states real hardware needs and
    run with timing and the hazard checks on; defined bits are observed through
-   wa_sim_compare and the run statistics. */
+   wa_sim_compare and the run statistics. The DGEMMs (f64) have their own cases
+   at the end, with the documented f64 layouts written out in the test. */
 #include "check.h"
 #include "util.h"
 
@@ -747,11 +748,15 @@ static void every_mfma_in_the_table(void)
                 CHECK_STR_CONTAINS(why, "block-scaled");
             continue;
         }
+        if (wa_isa_mfma_shape(op)->input == WA_MFMA_IN_F64) { /* DGEMM: dgemm_layouts */
+            CHECK_MSG(wa_sim_unsupported(op) == NULL, "%s is not executed", info->mnemonic);
+            continue;
+        }
         CHECK_MSG(tshape_of((wa_opcode)op) != NULL, "%s has no test shape", info->mnemonic);
         CHECK_MSG(wa_sim_unsupported(op) == NULL, "%s is not executed: %s", info->mnemonic,
                   wa_sim_unsupported(op));
     }
-    CHECK_EQ_UINT(mfmas, NSHAPES + 2);
+    CHECK_EQ_UINT(mfmas, NSHAPES + 2 + 2);
 }
 
 /* One MFMA with C from VGPRs, D in VGPRs. */
@@ -1482,6 +1487,209 @@ static void model_layouts_are_bijections(void)
     CHECK_EQ_UINT(ab_place(s4, 2, 3, 5).lane, 22);
 }
 
+/* ---- DGEMM ---------------------------------------------------------------------------------------
+
+   v_mfma_f64_16x16x4_f64 and v_mfma_f64_4x4x4_4b_f64 with the layouts the
+   simulator documents (composable_kernel's f64 attributes): A[i][k] (block b) in
+   lane 16k + b*M + i, B[k][j] in lane 16k + b*N + j, one double per lane; D[i][j]
+   in register pair i / G, lane (i % G) * N * blocks + b * N + j, G = 64 / (N *
+   blocks). Inputs are small integers, so every sum is exact in f64. */
+typedef struct dgemm_case {
+    wa_target target;
+    int small;            /* 4x4x4_4b (else 16x16x4) */
+    unsigned cbsz, abid;
+    uint64_t exec;
+    const char *c_imm;    /* srcC constant, or NULL for registers */
+    int agpr;             /* C/D in AGPRs */
+} dgemm_case;
+
+static double dg_val(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+
+static uint64_t dg_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    return b;
+}
+
+/* Runs one DGEMM; in[] holds A (64 doubles), B (64), C (pairs * 64); out[] gets D. */
+static int dgemm_run(const dgemm_case *dc, const uint64_t *in, uint64_t *out)
+{
+    unsigned pairs = dc->small ? 1 : 4;
+    const char *mn = dc->small ? (dc->target == WA_TARGET_GFX90A ? "v_mfma_f64_4x4x4f64"
+                                                                 : "v_mfma_f64_4x4x4_4b_f64")
+                               : (dc->target == WA_TARGET_GFX90A ? "v_mfma_f64_16x16x4f64"
+                                                                 : "v_mfma_f64_16x16x4_f64");
+    sbuf t = { NULL, 0, 0 };
+    sb_add(&t, ".kernel t\n  .target %s\n  .abi kernarg_ptr, workitem_id_x\n"
+               "  .arg in, global_buffer, offset:0, size:8, align:8\n"
+               "  .arg out, global_buffer, offset:8, size:8, align:8\n"
+               "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+               "  v_lshlrev_b32 v1, 3, v0\n"
+               "  s_waitcnt lgkmcnt(0)\n"
+               "  global_load_dwordx2 v[2:3], v1, s[4:5]\n"
+               "  global_load_dwordx2 v[4:5], v1, s[4:5] offset:512\n",
+           wa_target_name(dc->target));
+    for (unsigned p = 0; p < pairs; p++)
+        sb_add(&t, "  global_load_dwordx2 v[%u:%u], v1, s[4:5] offset:%u\n", 8 + 2 * p, 9 + 2 * p,
+               1024 + 512 * p);
+    sb_add(&t, "  s_waitcnt vmcnt(0)\n");
+    char cd = dc->agpr ? 'a' : 'v';
+    if (dc->agpr)
+        for (unsigned r = 0; r < 2 * pairs; r++)
+            sb_add(&t, "  v_accvgpr_write_b32 a%u, v%u\n", 8 + r, 8 + r);
+    sb_add(&t, "  s_mov_b32 exec_lo, 0x%x\n  s_mov_b32 exec_hi, 0x%x\n", (unsigned)dc->exec,
+           (unsigned)(dc->exec >> 32));
+    sb_add(&t, "  %s %c[8:%u], v[2:3], v[4:5], ", mn, cd, 7 + 2 * pairs);
+    if (dc->c_imm)
+        sb_add(&t, "%s", dc->c_imm);
+    else
+        sb_add(&t, "%c[8:%u]", cd, 7 + 2 * pairs);
+    if (dc->cbsz)
+        sb_add(&t, " cbsz:%u abid:%u", dc->cbsz, dc->abid);
+    sb_add(&t, "\n  s_mov_b64 exec, -1\n  s_nop 15\n  s_nop 15\n");
+    if (dc->agpr)
+        for (unsigned r = 0; r < 2 * pairs; r++)
+            sb_add(&t, "  v_accvgpr_read_b32 v%u, a%u\n", 8 + r, 8 + r);
+    for (unsigned p = 0; p < pairs; p++)
+        sb_add(&t, "  global_store_dwordx2 v1, v[%u:%u], s[6:7] offset:%u\n", 8 + 2 * p, 9 + 2 * p,
+               512 * p);
+    sb_add(&t, "  s_endpgm\n.end_kernel\n");
+    wa_context *ctx = ut_context_new(dc->target);
+    wa_program *prog = ut_parse(ctx, t.p);
+    wa_sim *sim = NULL;
+    int ok = prog && CHECK_OK(wa_sim_create(&sim, prog, NULL)) &&
+             CHECK_OK(wa_sim_bind_buffer(sim, 0, (void *)(uintptr_t)in, 8 * (128 + 64 * 4))) &&
+             CHECK_OK(wa_sim_bind_buffer(sim, 1, out, 8 * 64 * 4));
+    if (ok)
+        ok = CHECK_MSG(wa_sim_run(sim) == WA_OK, "%s\n%s", ut_diags_text(ctx), t.p);
+    wa_sim_destroy(sim);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+    free(t.p);
+    return ok;
+}
+
+static void dgemm_check(const dgemm_case *dc, unsigned seed)
+{
+    uint64_t in[128 + 64 * 4], out[64 * 4], keep[64 * 4], want[64 * 4];
+    rng_seed(seed);
+    for (unsigned l = 0; l < 128; l++)
+        in[l] = dg_bits((double)rnd_int(-8, 8) * (rnd() % 4 == 0 ? 0.25 : 1.0));
+    for (unsigned l = 128; l < 128 + 256; l++)
+        in[l] = dg_bits((double)rnd_int(-100, 100));
+    for (unsigned l = 0; l < 256; l++)
+        out[l] = keep[l] = 0x1111111100000000ull | l;
+    unsigned m = dc->small ? 4 : 16, n = m, k = 4, blocks = dc->small ? 4 : 1;
+    unsigned groups = 64 / (n * blocks), pairs = dc->small ? 1 : 4;
+    for (unsigned p = 0; p < pairs; p++)
+        for (unsigned l = 0; l < 64; l++)
+            want[64 * p + l] = dc->exec >> l & 1u ? 0 : in[128 + 64 * p + l];
+    for (unsigned b = 0; b < blocks; b++) {
+        unsigned ab = (b >> dc->cbsz << dc->cbsz) + dc->abid;
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++) {
+                unsigned p = i / groups, lane = (i % groups) * n * blocks + b * n + j;
+                double c = dc->c_imm ? (dc->c_imm[0] == '1' ? 1.0 : dg_val(2)) : dg_val(in[128 + 64 * p + lane]);
+                double s = c;
+                for (unsigned kk = 0; kk < k; kk++)
+                    s += dg_val(in[16 * kk + ab * m + i]) * dg_val(in[64 + 16 * kk + b * n + j]);
+                if (dc->exec >> lane & 1u)
+                    want[64 * p + lane] = dg_bits(s);
+            }
+    }
+    if (!dgemm_run(dc, in, out))
+        return;
+    unsigned bad = 0;
+    for (unsigned p = 0; p < pairs; p++)
+        for (unsigned l = 0; l < 64; l++) {
+            /* the kernel stores every lane: inactive lanes keep C's value */
+            uint64_t w = want[64 * p + l];
+            if (out[64 * p + l] != w && ++bad <= 4)
+                CHECK_MSG(0, "%s pair %u lane %u: 0x%016llx (%g), want 0x%016llx (%g)",
+                          wa_target_name(dc->target), p, l, (unsigned long long)out[64 * p + l],
+                          dg_val(out[64 * p + l]), (unsigned long long)w, dg_val(w));
+        }
+    CHECK_EQ_UINT(bad, 0);
+    (void)keep;
+}
+
+static void dgemm_layouts(void)
+{
+    for (unsigned t = 0; t < 3; t++)
+        for (int small = 0; small < 2; small++) {
+            dgemm_case dc = { all_targets[t], small, 0, 0, ~0ull, NULL, 0 };
+            ut_context("%s %s", wa_target_name(dc.target), small ? "4x4x4_4b" : "16x16x4");
+            dgemm_check(&dc, 10 + t * 2 + (unsigned)small);
+            dc.agpr = 1;
+            dgemm_check(&dc, 20 + t * 2 + (unsigned)small);
+            dc.agpr = 0;
+            dc.exec = 0xF0F0F0F00F0F0F0Full;
+            dgemm_check(&dc, 30 + t);
+            dc.exec = ~0ull;
+            dc.c_imm = "1.0";
+            dgemm_check(&dc, 40 + t);
+        }
+    /* cbsz/abid broadcast A between the 4x4x4_4b blocks */
+    for (unsigned cbsz = 1; cbsz <= 2; cbsz++)
+        for (unsigned abid = 0; abid < (1u << cbsz); abid++) {
+            dgemm_case dc = { WA_TARGET_GFX942, 1, cbsz, abid, ~0ull, NULL, 0 };
+            ut_context("cbsz %u abid %u", cbsz, abid);
+            dgemm_check(&dc, 50 + cbsz * 4 + abid);
+        }
+    ut_context("%s", "");
+}
+
+/* Accumulation is in f64: 1 + 2^-40 survives (it would not in f32), and an
+   integer srcC constant is the 64-bit integer (2: the denormal 2 * 2^-1074). */
+static void dgemm_f64_precision(void)
+{
+    uint64_t in[128 + 256], out[256];
+    memset(in, 0, sizeof(in));
+    for (unsigned l = 0; l < 256; l++)
+        out[l] = 0;
+    in[0] = dg_bits(1.0 + 0x1p-40);  /* A[0][0] */
+    in[64] = dg_bits(3.0);           /* B[0][0] */
+    in[128] = dg_bits(-3.0);         /* C[0][0]: pair 0, lane 0 */
+    dgemm_case dc = { WA_TARGET_GFX942, 0, 0, 0, ~0ull, NULL, 0 };
+    if (dgemm_run(&dc, in, out)) {
+        CHECK_EQ_HEX(out[0], dg_bits(3.0 * 0x1p-40));
+        CHECK_EQ_HEX(out[1], 0ull);
+    }
+    dc.c_imm = "2";
+    if (dgemm_run(&dc, in, out)) {
+        CHECK_EQ_HEX(out[0], dg_bits(3.0 + 3.0 * 0x1p-40));
+        CHECK_EQ_HEX(out[1], 2ull); /* A row 0 times B column 1 is 0: D is C */
+    }
+}
+
+/* BLGP is the neg modifier on gfx942/gfx950: the validator rejects it and the
+   simulator does not guess. */
+static void dgemm_blgp_rejected(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    CHECK_OK(ut_parse_body(&prog, ctx, "gfx942",
+                           "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] blgp:1\n"
+                           "  s_endpgm\n"));
+    if (prog) {
+        CHECK_STATUS(wa_program_validate(NULL, prog, NULL), WA_E_VALIDATE);
+        CHECK_DIAG(ctx, WA_E_VALIDATE, "blgp must be 0", UT_ANY, UT_ANY, UT_ANY);
+    }
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX90A), 8);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX942), 8);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX950), 16);
+    CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_4X4X4_4B_F64, WA_TARGET_GFX950), 4);
+    CHECK_EQ_INT(wa_isa_get(WA_OP_V_MFMA_F64_4X4X4_4B_F64)->hazard, WA_HZ_MFMA_DGEMM);
+}
+
 UT_SUITE(UT_CASE(model_layouts_are_bijections)
          UT_CASE(every_mfma_in_the_table)
          UT_CASE(every_opcode_vgpr)
@@ -1507,4 +1715,7 @@ UT_SUITE(UT_CASE(model_layouts_are_bijections)
          UT_CASE(block_scaled_unsupported)
          UT_CASE(example_mfma_lds)
          UT_CASE(example_gemm_kloop)
-         UT_CASE(example_gemm_kloop_virtual));
+         UT_CASE(example_gemm_kloop_virtual)
+         UT_CASE(dgemm_layouts)
+         UT_CASE(dgemm_f64_precision)
+         UT_CASE(dgemm_blgp_rejected));

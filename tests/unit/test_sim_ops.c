@@ -6,7 +6,11 @@
               compares (every predicate, both destinations), v_cndmask, conversions
               (f16/bf16 rounding, subnormals, overflow, NaN; integer clamping),
               mbcnt, lane ops, accumulation registers, EXEC masking, partial waves
-     SALU     every opcode with its SCC, 64-bit ops, branches and loops
+              v_cmpx (mask and EXEC), LLVM's f32 division sequence against correctly
+              rounded division and the three helpers case by case, f64 VALU, dot
+              products, the gfx950 lane swaps, DPP (every control, masks, bound_ctrl)
+     SALU     every opcode with its SCC, 64-bit ops, branches and loops, M0-relative
+              moves, s_getreg/s_setreg on the MODE/STATUS model
      SMEM     kernarg loads, s_buffer_load range check
      MUBUF    offen / idxen / stride / add_tid, offsets, range checks, data format
               0, extension, stores, atomics, LDS-DMA
@@ -3672,6 +3676,654 @@ static void control_no_effect_ops(void)
               (unsigned long long)cycles[1], (unsigned long long)cycles[0]);
 }
 
+/* ---- ISA extension: v_cmpx, division helpers, f64, dot products, s_movrel ------------------ */
+
+/* v_cmpx: the result goes to the destination mask and to EXEC (inactive lanes 0);
+   a VALU after it runs in the new EXEC only. */
+static void valu_cmpx(void)
+{
+    for (unsigned i = 0; i < sizeof(g_cmps) / sizeof(g_cmps[0]); i++)
+        for (unsigned round = 0; round < 4; round++) {
+            lanes io;
+            lanes_init(&io);
+            if (g_cmps[i].fp)
+                float_inputs(&io, round + 2);
+            else
+                int_inputs(&io, round + 2);
+            for (unsigned l = 0; l < NL; l += 5)
+                io.b[l] = io.a[l];
+            io.exec = g_masks[(round + i) % 4];
+            io.s[0] = io.s[1] = 0xFFFFFFFFu;
+            char mn[32], ops[256];
+            snprintf(mn, sizeof(mn), "v_cmpx_%s", g_cmps[i].mn + 6);
+            snprintf(ops, sizeof(ops),
+                     "  s_mov_b64 vcc, -1\n  %s %s, v2, v3\n  s_mov_b64 s[14:15], exec\n"
+                     "  v_mov_b32 v5, 7\n",
+                     mn, round % 2 ? "s[12:13]" : "vcc");
+            ut_context("%s round %u", mn, round);
+            if (!lanes_run(ops, &io))
+                continue;
+            uint64_t w = 0;
+            for (unsigned l = 0; l < NL; l++)
+                if (io.exec >> l & 1u)
+                    w |= (uint64_t)(g_cmps[i].f(io.a[l], io.b[l]) != 0) << l;
+            CHECK_EQ_HEX(round % 2 ? io.rs[0] | (uint64_t)io.rs[1] << 32 : io.vcc, w);
+            CHECK_EQ_HEX(round % 2 ? io.vcc : io.rs[0] | (uint64_t)io.rs[1] << 32, ~0ull); /* untouched */
+            CHECK_EQ_HEX(io.rs[2] | (uint64_t)io.rs[3] << 32, w);
+            uint32_t want[NL];
+            for (unsigned l = 0; l < NL; l++)
+                want[l] = w >> l & 1u ? 7u : io.old[0][l];
+            lanes view = io;
+            view.exec = ~0ull;
+            check_lanes(&view, 0, want, "v_mov_b32 after v_cmpx");
+        }
+    ut_context("%s", "");
+}
+
+/* A float with any exponent (sign, exponent and fraction random; no NaN/inf). */
+static uint32_t rnd_float_wide(void)
+{
+    uint32_t r = rnd();
+    return (r & 0x80000000u) | (rnd() % 255u) << 23 | (rnd() & 0x7FFFFFu);
+}
+
+/* LLVM's f32 division sequence (denormals kept): a / b in v5, against the host's
+   correctly rounded division, on special values, extreme exponent pairs and
+   random values of every magnitude. */
+static const char g_div_seq[] =
+    "  v_div_scale_f32 v8, s[16:17], v3, v3, v2\n"
+    "  v_div_scale_f32 v9, vcc, v2, v3, v2\n"
+    "  v_rcp_f32 v10, v8\n"
+    "  v_xor_b32 v11, 0x80000000, v8\n"
+    "  v_fma_f32 v12, v11, v10, 1.0\n"
+    "  v_fma_f32 v12, v12, v10, v10\n"
+    "  v_mul_f32 v13, v9, v12\n"
+    "  v_fma_f32 v14, v11, v13, v9\n"
+    "  v_fma_f32 v13, v14, v12, v13\n"
+    "  v_fma_f32 v14, v11, v13, v9\n"
+    "  v_div_fmas_f32 v5, v14, v12, v13\n"
+    "  v_div_fixup_f32 v5, v5, v3, v2\n";
+
+static void valu_div_sequence(void)
+{
+    static const uint32_t edge[][2] = {
+        { 0x7F7FFFFFu, 0x00000001u }, /* overflow to inf */
+        { 0x00000001u, 0x7F7FFFFFu }, /* underflow to 0 */
+        { 0x3F800000u, 0x7F000000u }, /* 1 / 2^127: 1/b is denormal */
+        { 0x00800000u, 0x7F000000u }, /* both 1/b and a/b denormal */
+        { 0x00400000u, 0x40000000u }, /* denormal / 2 */
+        { 0x00000003u, 0x40000000u }, /* 3 * 2^-149 / 2: a tie, to even */
+        { 0x7F000000u, 0x20000000u }, /* exponent gap >= 96 */
+        { 0x7E000000u, 0x1F800000u },
+        { 0x3F800000u, 0x40400000u }, /* 1/3 */
+        { 0x40E00000u, 0x3F000000u }, /* 7 / 0.5 */
+        { 0x0C000000u, 0x4B000000u }, /* tiny numerator */
+        { 0x80000000u, 0x3F800000u }, /* -0 / 1 */
+        { 0x3F800000u, 0x80000000u }, /* 1 / -0 */
+        { 0x7F800000u, 0x7F800000u }, /* inf / inf */
+        { 0x00000000u, 0x00000000u }, /* 0 / 0 */
+        { 0x7F800000u, 0x00000005u }, /* inf / denormal */
+        { 0x00000005u, 0xFF800000u }, /* denormal / -inf */
+        { 0x7FC00000u, 0x3F800000u }, /* NaN */
+        { 0x3F800000u, 0x7F800001u }, /* sNaN */
+        { 0x007FFFFFu, 0x3F7FFFFFu }, /* largest denormal / (1 - ulp) */
+        { 0x34000000u, 0x5F000000u }, /* 2^-23 / 2^63 */
+        { 0x5F800000u, 0x1F800000u }, /* 2^64 / 2^-64 */
+    };
+    unsigned checked = 0;
+    for (unsigned round = 0; round < 24; round++) {
+        lanes io;
+        lanes_init(&io);
+        for (unsigned l = 0; l < NL; l++) {
+            unsigned e = round * NL + l;
+            if (e < sizeof(edge) / sizeof(edge[0])) {
+                io.a[l] = edge[e][0];
+                io.b[l] = edge[e][1];
+            } else if (round < 4) {
+                io.a[l] = g_fspecial[l % 16];
+                io.b[l] = g_fspecial[(l / 16 + 4 * round + l) % 16];
+            } else if (round < 12) {
+                io.a[l] = rnd_float_wide();
+                io.b[l] = rnd_float_wide();
+            } else if (round < 18) {
+                io.a[l] = rnd_float();
+                io.b[l] = rnd_float();
+            } else { /* quotients near the denormal and overflow limits */
+                io.a[l] = (rnd() & 0x807FFFFFu) | (rnd() % 40u) << 23;
+                io.b[l] = (rnd() & 0x807FFFFFu) | (90u + rnd() % 60u + (round % 2) * 100u) << 23;
+                if (round % 2) {
+                    uint32_t t = io.a[l];
+                    io.a[l] = io.b[l] | 0x7E000000u;
+                    io.b[l] = t;
+                }
+            }
+        }
+        io.exec = round == 5 ? g_masks[1] : ~0ull;
+        ut_context("division round %u", round);
+        if (!lanes_run(g_div_seq, &io))
+            continue;
+        uint32_t want[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            volatile float q = f32(io.a[l]) / f32(io.b[l]);
+            want[l] = bits(q);
+            checked += (unsigned)(io.exec >> l & 1u);
+        }
+        check_lanes_f(&io, 0, want, "a / b by the division sequence");
+    }
+    ut_context("%s", "");
+    CHECK(checked > 1400);
+}
+
+/* The helpers one at a time, with the cases the pseudo-code lists. */
+static void valu_div_helpers(void)
+{
+    lanes io;
+    lanes_init(&io);
+    /* div_scale(s0, den, num) with s0 = den in v5, s0 = num in v6; a = num, b = den */
+    static const uint32_t ds[8][4] = {
+        /* num, den, scaled den, scaled num */
+        { 0x3F800000u, 0x40400000u, 0x40400000u, 0x3F800000u }, /* 1/3: nothing */
+        { 0x7F000000u, 0x20000000u, 0x40000000u, 0x7F000000u }, /* gap >= 96: den * 2^64, VCC */
+        { 0x2B800000u, 0x00000100u, 0x19000000u, 0x4B800000u }, /* denormal den: both * 2^64 */
+        { 0x44800000u, 0x7F000000u, 0x5F000000u, 0x24800000u }, /* 1/den denormal: both * 2^-64 */
+        { 0x00800000u, 0x4B000000u, 0x4B000000u, 0x20800000u }, /* quotient denormal: num * 2^64, VCC */
+        { 0x0B800000u, 0x3F800000u, 0x5F800000u, 0x2B800000u }, /* exp(num) <= 23: both * 2^64 */
+        { 0x00000000u, 0x3F800000u, 0x7FC00000u, 0x7FC00000u }, /* zero: NaN */
+        { 0x3F800000u, 0x7F000000u, 0x5F000000u, 0x3F800000u }, /* 1/den and quotient denormal:
+                                                                   den * 2^-64, VCC */
+    };
+    for (unsigned l = 0; l < 8; l++) {
+        io.a[l] = ds[l][0];
+        io.b[l] = ds[l][1];
+    }
+    io.exec = 0xFF;
+    if (!lanes_run("  v_div_scale_f32 v5, s[12:13], v3, v3, v2\n"
+                   "  v_div_scale_f32 v6, vcc, v2, v3, v2\n",
+                   &io))
+        return;
+    uint32_t w0[NL], w1[NL];
+    for (unsigned l = 0; l < NL; l++) {
+        w0[l] = l < 8 ? ds[l][2] : 0;
+        w1[l] = l < 8 ? ds[l][3] : 0;
+    }
+    check_lanes_f(&io, 0, w0, "v_div_scale_f32 (denominator)");
+    check_lanes_f(&io, 1, w1, "v_div_scale_f32 (numerator)");
+    CHECK_EQ_HEX(io.vcc, 0x92ull);
+    CHECK_EQ_HEX(io.rs[0] | (uint64_t)io.rs[1] << 32, 0x92ull);
+
+    /* div_fmas: fma, then * 2^64 (exp(src2) >= 127) or * 2^-64 where VCC is set,
+       rounded once: 1.5 * 2^-64 * 2^-64 lands in the denormals exactly. */
+    lanes_init(&io);
+    io.a[0] = 0x3F800000u; io.b[0] = 0x3F800000u; io.c[0] = 0x3F800000u; /* 2, no scale */
+    io.a[1] = 0x3F800000u; io.b[1] = 0x3F800000u; io.c[1] = 0x3F800000u; /* 2 * 2^64 */
+    io.a[2] = 0x00000000u; io.b[2] = 0x00000000u; io.c[2] = 0x1FC00000u; /* 1.5*2^-64 * 2^-64 */
+    io.a[3] = 0x3F800000u; io.b[3] = 0x00000000u; io.c[3] = 0x1F800001u; /* rounds once */
+    io.exec = 0xF;
+    if (!lanes_run("  s_mov_b64 vcc, 14\n  v_div_fmas_f32 v5, v2, v3, v4\n", &io))
+        return;
+    uint32_t w[NL] = { 0x40000000u, 0x60000000u, 0x00300000u, 0x00200000u };
+    check_lanes(&io, 0, w, "v_div_fmas_f32");
+
+    /* div_fixup(q, den, num): special cases from the original operands */
+    lanes_init(&io);
+    static const uint32_t fx[][4] = {
+        /* q, den, num, result */
+        { 0x3F800000u, 0xC0000000u, 0x40000000u, 0xBF800000u }, /* sign of num/den */
+        { 0x12345678u, 0x00000000u, 0x3F800000u, 0x7F800000u }, /* x / 0 */
+        { 0x12345678u, 0x7F800000u, 0x3F800000u, 0x00000000u }, /* x / inf */
+        { 0x12345678u, 0x00000000u, 0x80000000u, 0xFFC00000u }, /* 0 / 0: the ISA's NaN */
+        { 0x12345678u, 0x3F800000u, 0x7FC00001u, 0x7FC00001u }, /* NaN num kept (quiet) */
+        { 0x12345678u, 0x7F7FFFFFu, 0x00000001u, 0x00000000u }, /* below 2^-150 */
+    };
+    for (unsigned l = 0; l < 6; l++) {
+        io.a[l] = fx[l][0];
+        io.b[l] = fx[l][1];
+        io.c[l] = fx[l][2];
+        w[l] = fx[l][3];
+    }
+    io.exec = 0x3F;
+    if (!lanes_run("  v_div_fixup_f32 v5, v2, v3, v4\n", &io))
+        return;
+    check_lanes(&io, 0, w, "v_div_fixup_f32");
+}
+
+/* A double with a 26-bit significand (so that products are exact) and a
+   moderate exponent. */
+static uint64_t rnd_double_short(void)
+{
+    uint64_t s = (uint64_t)(rnd() & 1u) << 63, e = 1023u - 40u + rnd() % 80u;
+    uint64_t m = ((uint64_t)rnd() << 26 | rnd()) & 0xFFFFFF8000000ull;
+    return s | e << 52 | m;
+}
+
+/* v_add_f64 / v_mul_f64 / v_fma_f64 on register pairs, SGPR pairs and inline
+   constants (an integer constant is the 64-bit integer, a float one the double). */
+static void valu_f64(void)
+{
+    static const uint64_t special[] = { 0, 0x8000000000000000ull, 0x3FF0000000000000ull,
+                                        0x7FF0000000000000ull, 0xFFF0000000000000ull,
+                                        0x7FF8000000000000ull, 0x0000000000000001ull,
+                                        0x7FEFFFFFFFFFFFFFull, 0x000FFFFFFFFFFFFFull,
+                                        0x3CA0000000000000ull /* 2^-53 */ };
+    for (unsigned round = 0; round < 6; round++) {
+        lanes io;
+        lanes_init(&io);
+        uint64_t x[NL], y[NL], z[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            if (round == 0) {
+                x[l] = special[l % 10];
+                y[l] = special[(l / 10 + l) % 10];
+                z[l] = special[(l * 3) % 10];
+            } else {
+                x[l] = rnd_double_short();
+                y[l] = rnd_double_short();
+                z[l] = l % 5 == 0 ? x[l] ^ 0x8000000000000000ull : rnd_double_short();
+            }
+            io.a[l] = (uint32_t)x[l];
+            io.b[l] = (uint32_t)(x[l] >> 32);
+            io.c[l] = (uint32_t)y[l];
+            io.old[0][l] = (uint32_t)(y[l] >> 32); /* v5 */
+            io.old[1][l] = (uint32_t)z[l];         /* v6 */
+            io.old[2][l] = (uint32_t)(z[l] >> 32); /* v7 */
+        }
+        io.exec = g_masks[round % 4];
+        static const char *const ops[3] = {
+            "  v_mov_b32 v8, v4\n  v_mov_b32 v9, v5\n  v_mov_b32 v10, v6\n  v_mov_b32 v11, v7\n"
+            "  v_add_f64 v[6:7], v[2:3], v[8:9]\n",
+            "  v_mov_b32 v8, v4\n  v_mov_b32 v9, v5\n  v_mov_b32 v10, v6\n  v_mov_b32 v11, v7\n"
+            "  v_mul_f64 v[6:7], v[2:3], v[8:9]\n",
+            "  v_mov_b32 v8, v4\n  v_mov_b32 v9, v5\n  v_mov_b32 v10, v6\n  v_mov_b32 v11, v7\n"
+            "  v_fma_f64 v[6:7], v[2:3], v[8:9], v[10:11]\n",
+        };
+        for (unsigned k = 0; k < 3; k++) {
+            lanes run = io;
+            ut_context("f64 op %u round %u", k, round);
+            if (!lanes_run(ops[k], &run))
+                continue;
+            unsigned bad = 0;
+            for (unsigned l = 0; l < NL; l++) {
+                uint64_t got = run.r[1][l] | (uint64_t)run.r[2][l] << 32, want;
+                volatile double a = f64(x[l]), b = f64(y[l]), c = f64(z[l]), p = a * b;
+                if (!(io.exec >> l & 1u))
+                    want = z[l];
+                else if (k == 0)
+                    want = bits64(a + b);
+                else if (k == 1)
+                    want = bits64(p);
+                else
+                    want = bits64(p + c); /* the product is exact: one rounding */
+                int nan = (want & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+                          (want & 0xFFFFFFFFFFFFFull);
+                int ok = nan ? (got & 0x7FF8000000000000ull) == 0x7FF8000000000000ull : got == want;
+                if (!ok && ++bad <= 3)
+                    CHECK_MSG(0, "lane %u: 0x%016llx, want 0x%016llx", l, (unsigned long long)got,
+                              (unsigned long long)want);
+            }
+            CHECK_EQ_UINT(bad, 0);
+        }
+    }
+    ut_context("%s", "");
+
+    /* constants and SGPR pairs */
+    lanes io;
+    lanes_init(&io);
+    for (unsigned l = 0; l < NL; l++) {
+        io.a[l] = 0;
+        io.b[l] = l == 1 ? 0x40080000u : 0; /* lane 1: 3.0 */
+    }
+    io.s[0] = 0;
+    io.s[1] = 0xC0000000u; /* s[12:13] = -2.0 */
+    io.exec = 0x3;
+    if (!lanes_run("  v_add_f64 v[6:7], v[2:3], 7\n"
+                   "  v_mul_f64 v[8:9], v[2:3], s[12:13]\n"
+                   "  v_fma_f64 v[10:11], v[2:3], -0.5, 1.0\n"
+                   "  v_mov_b32 v5, v8\n  v_mov_b32 v7, v9\n"
+                   "  v_readlane_b32 s14, v10, 1\n  v_readlane_b32 s15, v11, 1\n",
+                   &io))
+        return;
+    CHECK_EQ_HEX(io.r[1][0], 7u); /* 0 + the 64-bit pattern 7 (a denormal) */
+    CHECK_EQ_HEX(io.r[0][1], 0u); /* 3.0 * -2.0 = -6.0 */
+    CHECK_EQ_HEX(io.r[2][1], 0xC0180000u);
+    CHECK_EQ_HEX(io.rs[2], 0u); /* 3.0 * -0.5 + 1.0 = -0.5 */
+    CHECK_EQ_HEX(io.rs[3], 0xBFE00000u);
+}
+
+/* An f16 value (normal range, small exponent) as bits. */
+static uint16_t rnd_f16_small(void)
+{
+    return (uint16_t)((rnd() & 0x8000u) | (11u + rnd() % 9u) << 10 | (rnd() & 0x3FFu));
+}
+
+static float f16v(uint16_t h)
+{
+    unsigned e = (h >> 10) & 31u, m = h & 0x3FFu;
+    double v = e ? (1024.0 + m) * pow2((int)e - 25) : m * pow2(-24);
+    return (float)(h >> 15 ? -v : v);
+}
+
+/* v_dot2_f32_f16 with magnitudes whose exact sum fits a double (so one rounding
+   of the double sum is the exact rounding), and v_dot4_i32_i8 on random bytes. */
+static void valu_dot(void)
+{
+    for (unsigned round = 0; round < 4; round++) {
+        lanes io;
+        lanes_init(&io);
+        for (unsigned l = 0; l < NL; l++) {
+            io.a[l] = rnd_f16_small() | (uint32_t)rnd_f16_small() << 16;
+            io.b[l] = rnd_f16_small() | (uint32_t)rnd_f16_small() << 16;
+            io.c[l] = (rnd() & 0x80000000u) | (120u + rnd() % 14u) << 23 | (rnd() & 0x7FFFFFu);
+        }
+        io.exec = g_masks[round];
+        ut_context("v_dot2_f32_f16 round %u", round);
+        if (!lanes_run(round % 2 ? "  v_dot2_f32_f16 v5, v2, v3, v4\n"
+                                 : "  v_readfirstlane_b32 s12, v2\n  v_dot2_f32_f16 v5, s12, v3, v4\n",
+                       &io))
+            continue;
+        uint32_t first = io.a[0];
+        for (unsigned l = 0; l < NL; l++)
+            if (io.exec >> l & 1u) {
+                first = io.a[l];
+                break;
+            }
+        uint32_t want[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            uint32_t a = round % 2 ? io.a[l] : first;
+            volatile double s = (double)f16v((uint16_t)a) * f16v((uint16_t)io.b[l]);
+            s = s + (double)f16v((uint16_t)(a >> 16)) * f16v((uint16_t)(io.b[l] >> 16));
+            s = s + (double)f32(io.c[l]);
+            volatile float r = (float)s;
+            want[l] = bits(r);
+        }
+        check_lanes(&io, 0, want, "v_dot2_f32_f16");
+    }
+    /* the sum is rounded once: 1 + 2^-24 + 2^-24 is 1 + 2^-23, where rounding the
+       two products first would give 1 */
+    lanes io;
+    lanes_init(&io);
+    io.a[0] = 0x0C003C00u; /* lo 1.0, hi 2^-12 */
+    io.b[0] = 0x0C003C00u;
+    io.c[0] = 0x33800000u; /* 2^-24 */
+    io.exec = 1;
+    if (lanes_run("  v_dot2_f32_f16 v5, v2, v3, v4\n", &io)) {
+        uint32_t w[NL] = { 0x3F800001u };
+        check_lanes(&io, 0, w, "v_dot2_f32_f16 single rounding");
+    }
+    for (unsigned round = 0; round < 3; round++) {
+        lanes_init(&io);
+        for (unsigned l = 0; l < NL; l++) {
+            io.a[l] = rnd();
+            io.b[l] = l < 4 ? 0x80808080u : rnd();
+            io.c[l] = rnd();
+        }
+        io.a[0] = 0x80808080u; /* (-128)^2 * 4 */
+        io.exec = g_masks[round];
+        ut_context("v_dot4_i32_i8 round %u", round);
+        if (!lanes_run("  v_dot4_i32_i8 v5, v2, v3, v4\n  v_dot4_i32_i8 v6, v2, v3, -3\n", &io))
+            continue;
+        uint32_t w0[NL], w1[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            int64_t acc = 0;
+            for (unsigned k = 0; k < 4; k++)
+                acc += (int64_t)(int8_t)(io.a[l] >> (8 * k)) * (int8_t)(io.b[l] >> (8 * k));
+            w0[l] = (uint32_t)((uint64_t)acc + io.c[l]);
+            w1[l] = (uint32_t)((uint64_t)acc - 3u);
+        }
+        check_lanes(&io, 0, w0, "v_dot4_i32_i8");
+        check_lanes(&io, 1, w1, "v_dot4_i32_i8 with an inline constant");
+    }
+    ut_context("%s", "");
+}
+
+/* s_movrels / s_movreld index SGPRs by M0; past s101 or with M0 undefined they fault. */
+static void salu_movrel(void)
+{
+    lanes io;
+    lanes_init(&io);
+    if (lanes_run("  s_mov_b32 s20, 0x100\n  s_mov_b32 s21, 0x101\n"
+                  "  s_mov_b32 s22, 0x102\n  s_mov_b32 s23, 0x103\n"
+                  "  s_mov_b32 m0, 2\n"
+                  "  s_movrels_b32 s12, s20\n"
+                  "  s_movrels_b64 s[14:15], s[20:21]\n"
+                  "  s_mov_b32 m0, 1\n"
+                  "  s_movreld_b32 s20, 0x777\n"
+                  "  s_mov_b32 s13, s21\n"
+                  "  s_mov_b32 m0, 0\n"
+                  "  s_movreld_b64 s[22:23], -1\n"
+                  "  s_and_b32 s14, s14, s23\n",
+                  &io)) {
+        CHECK_EQ_HEX(io.rs[0], 0x102u);
+        CHECK_EQ_HEX(io.rs[1], 0x777u);
+        CHECK_EQ_HEX(io.rs[2], 0x102u);
+        CHECK_EQ_HEX(io.rs[3], 0x103u);
+    }
+    static const struct {
+        const char *body, *msg;
+    } bad[] = {
+        { "  s_mov_b32 m0, 100\n  s_movrels_b32 s0, s4\n", "past s101" },
+        { "  s_movreld_b32 s4, 1\n", "M0, which holds no defined value" },
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        tb t = { 0 };
+        tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
+        kr k;
+        if (kr_open(&k, t.s, NULL) && kr_run_expect(&k, WA_E_SIM_FAULT))
+            CHECK_STR_CONTAINS(ut_diags_text(k.ctx), bad[i].msg);
+        kr_close(&k);
+        tb_free(&t);
+    }
+}
+
+/* s_getreg / s_setreg on the MODE and STATUS model: MODE starts as the kernel
+   descriptor sets it, bit fields read and write in place, float instructions
+   stop under a non-default float mode (integer ones run), STATUS gives SCC,
+   EXECZ, VCCZ and VALID; what is not modelled is reported, not invented. */
+static void salu_hwreg(void)
+{
+    lanes io;
+    lanes_init(&io);
+    io.exec = 0xFFFFFFFF00000000ull;
+    if (lanes_run("  s_getreg_b32 s12, hwreg(HW_REG_MODE)\n"
+                  "  s_getreg_b32 s13, hwreg(HW_REG_MODE, 4, 4)\n"
+                  "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 5\n"
+                  "  s_getreg_b32 s14, hwreg(HW_REG_MODE)\n"
+                  "  v_add_u32 v5, 3, v0\n"
+                  "  s_mov_b32 s15, 0\n"
+                  "  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s15\n"
+                  "  v_add_f32 v6, 1.0, 1.0\n"
+                  "  s_cmp_eq_u32 s15, 0\n"
+                  "  s_getreg_b32 s15, hwreg(HW_REG_STATUS, 0, 1)\n"
+                  "  s_getreg_b32 s16, hwreg(HW_REG_STATUS, 9, 2)\n"
+                  "  s_getreg_b32 s17, hwreg(HW_REG_STATUS, 16, 1)\n"
+                  "  s_lshl_b32 s16, s16, 4\n"
+                  "  s_lshl_b32 s17, s17, 8\n"
+                  "  s_or_b32 s15, s15, s16\n"
+                  "  s_or_b32 s15, s15, s17\n",
+                  &io)) {
+        CHECK_EQ_HEX(io.rs[0], 0x3F0u);
+        CHECK_EQ_HEX(io.rs[1], 0xFu);
+        CHECK_EQ_HEX(io.rs[2], 0x3F5u);
+        /* SCC 1; EXECZ 0 and VCCZ 1 (bits 9 and 10, read as a 2-bit field); VALID 1 */
+        CHECK_EQ_HEX(io.rs[3], 0x121u);
+        uint32_t w5[NL], w6[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            w5[l] = l + 3u;
+            w6[l] = 0x40000000u;
+        }
+        check_lanes(&io, 0, w5, "integer VALU under a non-default MODE");
+        check_lanes(&io, 1, w6, "v_add_f32 after MODE is restored");
+    }
+    static const struct {
+        const char *body, *msg;
+    } bad[] = {
+        { "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0\n  v_mov_b32 v1, 1\n  v_add_f32 v1, v1, v1\n",
+          "v_add_f32 runs with MODE 0x000003c0" },
+        { "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 1\n  v_mov_b32 v1, 0\n  v_cvt_f32_u32 v1, v1\n",
+          "models only the default float mode" },
+        { "  s_getreg_b32 s0, hwreg(HW_REG_HW_ID)\n", "hwreg id 4 bits 0..31 are not modelled" },
+        { "  s_getreg_b32 s0, hwreg(HW_REG_STATUS)\n", "hwreg id 2 bits 0..31 are not modelled" },
+        { "  s_setreg_imm32_b32 hwreg(HW_REG_TRAPSTS), 0\n", "writing hwreg id 3 is not modelled" },
+        { "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1\n", "MODE bits 0x10000000" },
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        tb t = { 0 };
+        tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
+        kr k;
+        ut_context("%s", bad[i].body);
+        if (kr_open(&k, t.s, NULL) && kr_run_expect(&k, WA_E_UNSUPPORTED))
+            CHECK_STR_CONTAINS(ut_diags_text(k.ctx), bad[i].msg);
+        kr_close(&k);
+        tb_free(&t);
+    }
+    ut_context("%s", "");
+}
+
+/* gfx950 v_permlane16_swap / v_permlane32_swap: odd 16-lane rows of vdst trade
+   with even rows of src0 (permlane32: the upper half of vdst with the lower half
+   of src0); one register as both operands swaps its own rows. Partial EXEC is
+   reported as not modelled. */
+static void valu_permlane_swap(void)
+{
+    for (unsigned span = 16; span <= 32; span *= 2) {
+        lanes io;
+        lanes_init(&io);
+        char ops[160];
+        snprintf(ops, sizeof(ops), "  v_permlane%u_swap_b32 v5, v6\n  v_permlane%u_swap_b32 v7, v7\n",
+                 span, span);
+        ut_context("permlane%u", span);
+        if (!lanes_run_t("gfx950", ops, &io, 3))
+            continue;
+        uint32_t w5[NL], w6[NL], w7[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            int upper = (l / span) % 2;
+            w5[l] = upper ? io.old[1][l - span] : io.old[0][l];
+            w6[l] = upper ? io.old[1][l] : io.old[0][l + span];
+            w7[l] = io.old[2][l ^ span];
+        }
+        check_lanes(&io, 0, w5, "vdst after the swap");
+        check_lanes(&io, 1, w6, "src0 after the swap");
+        check_lanes(&io, 2, w7, "one register as both operands");
+    }
+    ut_context("%s", "");
+    kr k;
+    if (kr_open(&k, ".kernel t\n  .target gfx950\n  s_mov_b32 exec_lo, 0\n"
+                    "  v_permlane32_swap_b32 v0, v1\n  s_endpgm\n.end_kernel\n", NULL) &&
+        kr_run_expect(&k, WA_E_UNSUPPORTED))
+        CHECK_STR_CONTAINS(ut_diags_text(k.ctx), "under a partial EXEC");
+    kr_close(&k);
+}
+
+/* DPP on VOP1/VOP2: src0 from another lane. The reference below spells out each
+   control's source lane and the write rules (row_mask/bank_mask select written
+   lanes; a source lane that does not exist or is off in EXEC gives 0 with
+   bound_ctrl, else the lane keeps its value). */
+static int ref_dpp_source(unsigned ctrl, unsigned l, unsigned *s)
+{
+    unsigned r = l / 16, i = l % 16;
+    if (ctrl < 0x100) {
+        *s = 4 * (l / 4) + ((ctrl >> (2 * (l % 4))) & 3u);
+        return 1;
+    }
+    if (ctrl > 0x100 && ctrl < 0x110) { /* row_shl:n reads the lane n above */
+        *s = l + (ctrl - 0x100);
+        return i + (ctrl - 0x100) <= 15;
+    }
+    if (ctrl > 0x110 && ctrl < 0x120) { /* row_shr:n reads the lane n below */
+        *s = l - (ctrl - 0x110);
+        return i >= ctrl - 0x110;
+    }
+    if (ctrl > 0x120 && ctrl < 0x130) { /* row_ror:n: rotate right within the row */
+        *s = 16 * r + (i + 16 - (ctrl - 0x120)) % 16;
+        return 1;
+    }
+    switch (ctrl) {
+    case 0x130: *s = l + 1; return l != 63;        /* wave_shl */
+    case 0x134: *s = (l + 1) % 64; return 1;       /* wave_rol */
+    case 0x138: *s = l - 1; return l != 0;         /* wave_shr */
+    case 0x13C: *s = (l + 63) % 64; return 1;      /* wave_ror */
+    case 0x140: *s = 16 * r + 15 - i; return 1;    /* row_mirror */
+    case 0x141: *s = 8 * (l / 8) + 7 - l % 8; return 1; /* row_half_mirror */
+    case 0x142: *s = 16 * r - 1; return r > 0;     /* row_bcast:15 */
+    default: *s = 31; return r >= 2;              /* row_bcast:31 */
+    }
+}
+
+static void valu_dpp(void)
+{
+    static const struct {
+        const char *text;
+        unsigned ctrl;
+    } ctrls[] = {
+        { "quad_perm:[1,0,3,2]", 0xB1 }, { "quad_perm:[3,3,0,1]", 0x4F }, { "row_shl:1", 0x101 },
+        { "row_shl:15", 0x10F }, { "row_shr:1", 0x111 }, { "row_shr:4", 0x114 },
+        { "row_ror:3", 0x123 }, { "row_ror:15", 0x12F }, { "wave_shl:1", 0x130 },
+        { "wave_rol:1", 0x134 }, { "wave_shr:1", 0x138 }, { "wave_ror:1", 0x13C },
+        { "row_mirror", 0x140 }, { "row_half_mirror", 0x141 }, { "row_bcast:15", 0x142 },
+        { "row_bcast:31", 0x143 },
+    };
+    static const unsigned masks[][2] = { { 0xF, 0xF }, { 0xA, 0xF }, { 0xF, 0x5 }, { 0x6, 0x9 } };
+    unsigned runs = 0;
+    for (unsigned i = 0; i < sizeof(ctrls) / sizeof(ctrls[0]); i++)
+        for (unsigned v = 0; v < 8; v++) {
+            lanes io;
+            lanes_init(&io);
+            for (unsigned l = 0; l < NL; l++) {
+                io.a[l] = 0x1000u + l;
+                io.b[l] = 0x20000u * (l + 1);
+            }
+            io.exec = g_masks[v % 4];
+            unsigned rm = masks[v / 2 % 4][0], bm = masks[v / 2 % 4][1], bound = v % 2;
+            char ops[256];
+            snprintf(ops, sizeof(ops),
+                     "  v_mov_b32_dpp v5, v2 %s row_mask:0x%x bank_mask:0x%x%s\n"
+                     "  v_add_u32_dpp v6, v2, v3 %s row_mask:0x%x bank_mask:0x%x%s\n",
+                     ctrls[i].text, rm, bm, bound ? " bound_ctrl:1" : "", ctrls[i].text, rm, bm,
+                     bound ? " bound_ctrl:0" : "");
+            ut_context("%s", ops);
+            if (!lanes_run(ops, &io))
+                continue;
+            runs++;
+            uint32_t w5[NL], w6[NL];
+            for (unsigned l = 0; l < NL; l++) {
+                w5[l] = io.old[0][l];
+                w6[l] = io.old[1][l];
+                if (!(io.exec >> l & 1u) || !(rm >> (l / 16) & 1u) || !(bm >> (l % 16 / 4) & 1u))
+                    continue;
+                unsigned s;
+                int valid = ref_dpp_source(ctrls[i].ctrl, l, &s) && (io.exec >> s & 1u);
+                if (!valid && !bound)
+                    continue;
+                uint32_t x = valid ? io.a[s] : 0;
+                w5[l] = x;
+                w6[l] = x + io.b[l];
+            }
+            lanes view = io;
+            view.exec = ~0ull; /* the expectations already hold the lanes not written */
+            check_lanes(&view, 0, w5, ctrls[i].text);
+            check_lanes(&view, 1, w6, ctrls[i].text);
+        }
+    ut_context("%s", "");
+    CHECK_EQ_UINT(runs, 16 * 8);
+    /* a float op and v_cndmask (mask vcc from the own lane) with DPP */
+    lanes io;
+    lanes_init(&io);
+    for (unsigned l = 0; l < NL; l++) {
+        io.a[l] = bits((float)l);
+        io.b[l] = bits(0.5f);
+    }
+    if (lanes_run("  s_mov_b32 vcc_lo, 0x55555555\n  s_mov_b32 vcc_hi, 0x55555555\n"
+                  "  v_add_f32_dpp v5, v2, v3 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1\n"
+                  "  v_cndmask_b32_dpp v6, v3, v2, vcc row_mirror row_mask:0xf bank_mask:0xf\n",
+                  &io)) {
+        uint32_t w5[NL], w6[NL];
+        for (unsigned l = 0; l < NL; l++) {
+            w5[l] = bits(l % 16 ? (float)(l - 1) + 0.5f : 0.5f);
+            w6[l] = l % 2 == 0 ? bits((float)l) : io.b[16 * (l / 16) + 15 - l % 16];
+        }
+        check_lanes(&io, 0, w5, "v_add_f32_dpp row_shr:1 bound_ctrl");
+        check_lanes(&io, 1, w6, "v_cndmask_b32_dpp row_mirror");
+    }
+}
+
 UT_SUITE(
     UT_CASE(valu_integer_ops) UT_CASE(valu_integer_fixed_cases) UT_CASE(valu_operand_sources)
     UT_CASE(valu_float_arith) UT_CASE(valu_float_fixed_cases) UT_CASE(valu_transcendental)
@@ -3690,4 +4342,6 @@ UT_SUITE(
     UT_CASE(defined_bits_and_compare) UT_CASE(defined_bits_propagate) UT_CASE(stats_fields)
     UT_CASE(determinism) UT_CASE(args_and_hidden) UT_CASE(abi_ids) UT_CASE(errors_api)
     UT_CASE(errors_faults) UT_CASE(errors_missing_waits) UT_CASE(errors_lds_races)
-    UT_CASE(errors_undefined_addresses));
+    UT_CASE(errors_undefined_addresses) UT_CASE(valu_cmpx) UT_CASE(valu_div_sequence)
+    UT_CASE(valu_div_helpers) UT_CASE(valu_f64) UT_CASE(valu_dot) UT_CASE(salu_movrel)
+    UT_CASE(salu_hwreg) UT_CASE(valu_permlane_swap) UT_CASE(valu_dpp));

@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -714,6 +715,190 @@ static void tags_renumbered_without_print_tags(void)
     wa_context_destroy(ctx);
 }
 
+/* hwreg(...) operands: every id, offset and size prints in llvm-mc's form (a name
+   where the target has one, the short form for a whole register) and reads back;
+   written forms the printer does not produce read to the same field; malformed
+   ones are errors at their column. */
+static void hwreg_operands(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    for (int t = WA_TARGET_GFX90A; t <= WA_TARGET_GFX950; t++) {
+        wa_program *prog = NULL;
+        REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+        REQUIRE_OK(wa_program_set_target(prog, (wa_target)t));
+        for (unsigned id = 0; id < 64; id++) {
+            unsigned off = (id * 7) % 32, size = 1 + (id * 13) % 32;
+            CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_GETREG_B32, WA_HWREG(id, off, size),
+                                    wa_opnd_phys(WA_REG_SGPR, id % 100, 1)));
+            CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_SETREG_B32, WA_HWREG(id, 0, 32),
+                                    wa_opnd_special(WA_SPECIAL_M0)));
+        }
+        CHECK_OK(wa_build_hwreg(NULL, prog, WA_OP_S_SETREG_IMM32_B32, WA_HWREG(1, 0, 4),
+                                wa_opnd_imm(-2147483647 - 1)));
+        CHECK_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+        ut_context("%s", wa_target_name((wa_target)t));
+        check_roundtrip(prog, 0, 1);
+        char *text = ut_print_flags(prog, 0);
+        if (text) {
+            CHECK_STR_CONTAINS(text, "s_setreg_b32 hwreg(HW_REG_MODE), m0\n");
+            CHECK_STR_CONTAINS(text, "s_getreg_b32 s1, hwreg(HW_REG_MODE, 7, 14)\n");
+            CHECK_STR_CONTAINS(text, "s_setreg_b32 hwreg(0), m0\n");
+            CHECK_STR_CONTAINS(text, "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), -2147483648\n");
+            CHECK_STR_CONTAINS(text, t == WA_TARGET_GFX90A ? "s_setreg_b32 hwreg(20), m0\n"
+                                                           : "s_setreg_b32 hwreg(HW_REG_XCC_ID), m0\n");
+        }
+        wa_free(text);
+        wa_program_destroy(prog);
+    }
+    ut_context("%s", "");
+    /* other spellings of the same fields */
+    static const struct {
+        const char *in;
+        unsigned field;
+    } same[] = {
+        { "hwreg(HW_REG_MODE, 0, 32)", 0xF801u }, { "hwreg( 1 )", 0xF801u },
+        { "hwreg(HW_REG_STATUS,4,3)", 0x1102u }, { "0xf804", 0xF804u }, { "4100", 4100u },
+    };
+    for (unsigned i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+        char body[160];
+        snprintf(body, sizeof(body), "  s_getreg_b32 s0, %s\n  s_endpgm\n", same[i].in);
+        wa_program *prog = NULL;
+        ut_context("%s", same[i].in);
+        if (CHECK_OK(ut_parse_body(&prog, ctx, "gfx942", body))) {
+            wa_instr_view v;
+            CHECK_OK(wa_program_get(&v, prog, 0));
+            CHECK_EQ_INT(v.operands[1].kind, WA_OPND_IMM);
+            CHECK_EQ_HEX((unsigned)v.operands[1].imm.i, same[i].field);
+        }
+        wa_program_destroy(prog);
+    }
+    /* errors point at the offending text */
+    static const struct {
+        const char *in;
+        const char *words;
+        unsigned col;
+    } bad[] = {
+        { "  s_getreg_b32 s0, hwreg(HW_REG_FOO)\n", "unknown hardware register 'HW_REG_FOO'", 26 },
+        { "  s_getreg_b32 s0, hwreg(64)\n", "hardware register id out of range (0..63)", 26 },
+        { "  s_getreg_b32 s0, hwreg(1, 32, 1)\n", "hwreg bit offset out of range (0..31)", 29 },
+        { "  s_getreg_b32 s0, hwreg(1, 0, 0)\n", "hwreg bit-field size out of range (1..32)", 32 },
+        { "  s_getreg_b32 s0, hwreg(1, 0)\n", "expected ',' and the bit-field size", 30 },
+        { "  s_getreg_b32 s0, hwreg(1\n", "expected ')' to close hwreg before end of line", 27 },
+        { "  s_getreg_b32 s0, hwreg 1\n", "expected '(' after hwreg", 26 },
+        { "  s_getreg_b32 s0, hwreg(HW_REG_MODE)) \n", "unexpected ')'", 38 },
+        { "  s_mov_b32 s0, hwreg(1)\n", "unknown operand 'hwreg'", 17 },
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        wa_program *prog = NULL;
+        ut_context("%s", bad[i].in);
+        wa_status st = ut_parse_body(&prog, ctx, "gfx942", bad[i].in);
+        if (CHECK_MSG(st != WA_OK, "parsed: %s", bad[i].in))
+            CHECK_DIAG(ctx, st, bad[i].words, UT_ANY, bad[i].col, UT_ANY);
+        wa_program_destroy(prog);
+    }
+    /* a name of another target */
+    wa_program *prog = NULL;
+    wa_status st = ut_parse_body(&prog, ctx, "gfx90a", "  s_getreg_b32 s0, hwreg(HW_REG_XCC_ID)\n");
+    if (CHECK(st != WA_OK))
+        CHECK_DIAG(ctx, st, "'HW_REG_XCC_ID' is not available on gfx90a", UT_ANY, 26, UT_ANY);
+    wa_program_destroy(prog);
+    ut_context("%s", "");
+    wa_context_destroy(ctx);
+}
+
+/* DPP modifiers: every control prints as llvm-mc prints it and reads back; the
+   bare mnemonic with a control means DPP too; mistakes are errors at their column. */
+static void dpp_modifiers(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    wa_operand v0 = wa_opnd_phys(WA_REG_VGPR, 0, 1), v1 = wa_opnd_phys(WA_REG_VGPR, 1, 1);
+    unsigned built = 0;
+    for (unsigned ctrl = 0; ctrl <= 0x1FF; ctrl++) {
+        wa_mods m = WA_MODS_INIT;
+        m.flags = WA_MOD_DPP | (ctrl % 3 == 0 ? WA_MOD_BOUND_CTRL : 0);
+        m.dpp_ctrl = (uint16_t)ctrl;
+        m.row_mask = (uint8_t)(ctrl % 16);
+        m.bank_mask = (uint8_t)(15 - ctrl % 16);
+        if (CHECK_OK(wa_build_valu_mods(NULL, prog, ctrl % 2 ? WA_OP_V_ADD_F32 : WA_OP_V_MOV_B32, v0, v1,
+                                        ctrl % 2 ? v1 : wa_opnd_none(), wa_opnd_none(), &m)))
+            built++;
+    }
+    CHECK_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+    CHECK_EQ_UINT(built, 512);
+    check_roundtrip(prog, 0, 1);
+    char *text = ut_print_flags(prog, 0);
+    if (text) {
+        CHECK_STR_CONTAINS(text, "v_add_f32_dpp v0, v1, v1 quad_perm:[1,0,0,0] row_mask:0x1 bank_mask:0xe\n");
+        CHECK_STR_CONTAINS(text, "v_add_f32_dpp v0, v1, v1 quad_perm:[3,2,1,0] row_mask:0xb bank_mask:0x4 bound_ctrl:1\n");
+        CHECK_STR_CONTAINS(text, "v_add_f32_dpp v0, v1, v1 row_shl:1 row_mask:0x1 bank_mask:0xe\n");
+        CHECK_STR_CONTAINS(text, " row_shr:15 ");
+        CHECK_STR_CONTAINS(text, " row_ror:1 ");
+        CHECK_STR_CONTAINS(text, "v_mov_b32_dpp v0, v1 wave_shl:1 row_mask:0x0 bank_mask:0xf\n");
+        CHECK_STR_CONTAINS(text, " wave_rol:1 ");
+        CHECK_STR_CONTAINS(text, " wave_shr:1 ");
+        CHECK_STR_CONTAINS(text, " wave_ror:1 ");
+        CHECK_STR_CONTAINS(text, " row_mirror ");
+        CHECK_STR_CONTAINS(text, " row_half_mirror ");
+        CHECK_STR_CONTAINS(text, " row_bcast:15 ");
+        CHECK_STR_CONTAINS(text, " row_bcast:31 ");
+        CHECK_STR_CONTAINS(text, "v_mov_b32_dpp v0, v1 dpp_ctrl:0x100 row_mask:0x0 bank_mask:0xf\n");
+    }
+    wa_free(text);
+    wa_program_destroy(prog);
+    /* other spellings */
+    static const struct {
+        const char *in, *out;
+    } same[] = {
+        { "v_mov_b32 v0, v1 quad_perm:[1,0,3,2]", "v_mov_b32_dpp v0, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" },
+        { "v_add_f32_dpp v0, v1, v2 bound_ctrl:0 row_mask:10 row_shl:2",
+          "v_add_f32_dpp v0, v1, v2 row_shl:2 row_mask:0xa bank_mask:0xf bound_ctrl:1" },
+        { "v_mov_b32_dpp v0, v1 dpp_ctrl:0x142", "v_mov_b32_dpp v0, v1 row_bcast:15 row_mask:0xf bank_mask:0xf" },
+    };
+    for (unsigned i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+        char body[200];
+        snprintf(body, sizeof(body), "  %s\n  s_endpgm\n", same[i].in);
+        ut_context("%s", same[i].in);
+        if (CHECK_OK(ut_parse_body(&prog, ctx, "gfx942", body))) {
+            char *t = ut_print_flags(prog, 0);
+            if (t)
+                CHECK_STR_CONTAINS(t, same[i].out);
+            wa_free(t);
+        }
+        wa_program_destroy(prog);
+        prog = NULL;
+    }
+    static const struct {
+        const char *in, *words;
+        unsigned col;
+    } bad[] = {
+        { "  v_mov_b32_dpp v0, v1\n", "DPP needs a control", 3 },
+        { "  v_mov_b32 v0, v1 row_mask:0xf\n", "DPP needs a control", 3 },
+        { "  v_mov_b32_dpp v0, v1 quad_perm:[1,0,4,2]\n", "quad_perm lane out of range (0..3)", 39 },
+        { "  v_mov_b32_dpp v0, v1 quad_perm:[1,0,3]\n", "expected ','", 40 },
+        { "  v_mov_b32_dpp v0, v1 row_shl:0\n", "row shift out of range (1..15)", 32 },
+        { "  v_mov_b32_dpp v0, v1 row_shr:16\n", "row shift out of range (1..15)", 32 },
+        { "  v_mov_b32_dpp v0, v1 wave_shl:2\n", "wave shift out of range (1..1)", 33 },
+        { "  v_mov_b32_dpp v0, v1 row_bcast:16\n", "row_bcast takes 15 or 31, not 16", 34 },
+        { "  v_mov_b32_dpp v0, v1 row_mask:16 quad_perm:[0,1,2,3]\n", "row_mask out of range (0..15)", 33 },
+        { "  v_mov_b32_dpp v0, v1 bound_ctrl:2 row_mirror\n", "bound_ctrl out of range (0..1)", 35 },
+        { "  v_mov_b32_dpp v0, v1 row_mirror row_shl:1\n", "a second DPP control", 35 },
+        { "  v_mov_b32_dpp v0, v1 row_share:1\n", "unknown modifier 'row_share'", 24 },
+        { "  v_mov_b32_e32_dpp v0, v1 row_mirror\n", "unknown mnemonic 'v_mov_b32_e32_dpp'", 3 },
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ut_context("%s", bad[i].in);
+        wa_status st = ut_parse_body(&prog, ctx, "gfx942", bad[i].in);
+        if (CHECK_MSG(st != WA_OK, "parsed: %s", bad[i].in))
+            CHECK_DIAG(ctx, st, bad[i].words, UT_ANY, bad[i].col, UT_ANY);
+        wa_program_destroy(prog);
+        prog = NULL;
+    }
+    ut_context("%s", "");
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(examples_roundtrip)
     UT_CASE(builder_roundtrip)
@@ -727,4 +912,6 @@ UT_SUITE(
     UT_CASE(tags_untagged_before_tagged)
     UT_CASE(tags_at_the_limit)
     UT_CASE(tags_renumbered_without_print_tags)
+    UT_CASE(hwreg_operands)
+    UT_CASE(dpp_modifiers)
 );

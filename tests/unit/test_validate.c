@@ -7,7 +7,9 @@
 #include "check.h"
 #include "util.h"
 
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static wa_context *g_ctx;
@@ -754,6 +756,134 @@ static void every_opcode_has_a_valid_form(void)
     wa_context_destroy(ctx);
 }
 
+/* The rows for the hazard rules: implicit VCC on the constant bus, M0-relative
+   bases physical, DGEMM blgp, hwreg fields, gfx950-only lane swaps. */
+static void hazard_rule_rows(void)
+{
+    setup();
+    VALID("gfx942", "  v_div_scale_f32 v0, vcc, v1, v2, v3\n  v_div_scale_f32 v0, s[4:5], s1, v2, 1.0\n" END);
+    INVALID("gfx942", "  v_div_scale_f32 v0, s[4:5], v1, s2, s3\n" END, "v_div_scale_f32|constant bus", 1, 3, 0);
+    VALID("gfx942", "  v_div_fmas_f32 v0, 1.0, v2, v3\n" END);
+    /* v_div_fmas reads VCC: no room for an SGPR (llvm-mc agrees) */
+    INVALID("gfx942", "  v_div_fmas_f32 v0, s1, v2, v3\n" END, "v_div_fmas_f32 reads 2 scalar values", 1, 3, 0);
+    INVALID("gfx942", "  v_div_fixup_f32 v0, v1, v2, 0x1234\n" END, "takes no literal", 1, 3, 0);
+    VALID("gfx90a", "  v_fma_f64 v[0:1], s[2:3], v[4:5], 1.0\n  v_add_f64 v[0:1], v[2:3], -16\n" END);
+    INVALID("gfx942", "  v_fma_f64 v[0:1], v[1:2], v[4:5], v[6:7]\n" END, "misaligned", 1, 3, 0);
+    INVALID("gfx942", "  v_mul_f64 v[0:1], v[2:3], 0.3\n" END, "not an inline constant", 1, 3, 0);
+    VALID("gfx942", "  v_cmpx_eq_u32 vcc, 0x1234, v2\n  v_cmpx_lt_f32 s[4:5], v1, 2.0\n" END);
+    INVALID("gfx942", "  v_cmpx_eq_u32 s[4:5], 0x1234, v2\n" END, "literal needs the 32-bit encoding", 1, 3, 0);
+    VALID("gfx942", "  v_dot2_f32_f16 v0, s1, v2, 1.0\n  v_dot4_i32_i8 v0, v1, v2, -3\n" END);
+    INVALID("gfx942", "  v_dot2_f32_f16 v0, 1.0, v2, v3\n" END, "v_dot2_f32_f16 operand 1 (src0)", 1, 3, 0);
+    VALID("gfx942", "  s_movrels_b32 s0, s1\n  s_movreld_b64 s[0:1], 0x12345\n" END);
+    INVALID("gfx942", "  s_mov_b32 %s0, 0\n  s_movrels_b32 s2, %s0\n" END,
+            "s_movrels_b32 operand srel|must be a physical SGPR", 2, 3, 1);
+    INVALID("gfx942", "  s_movrels_b32 s0, vcc_lo\n" END, "srel", 1, 3, 0);
+    VALID("gfx942", "  s_getreg_b32 m0, hwreg(HW_REG_MODE)\n  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), vcc_hi\n"
+                    "  s_setreg_imm32_b32 hwreg(63, 31, 32), -1\n" END);
+    INVALID("gfx942", "  s_setreg_b32 hwreg(HW_REG_MODE), 5\n" END, "s_setreg_b32 operand 1 (src)", 1, 3, 0);
+    VALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], 1.0\n" END);
+    VALID("gfx950", "  v_mfma_f64_4x4x4_4b_f64 a[0:1], v[8:9], v[10:11], a[0:1] cbsz:1 abid:1\n" END);
+    INVALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] blgp:1\n" END,
+            "blgp must be 0", 1, 3, 0);
+    INVALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[2:9]\n" END,
+            "identical to vdst or not overlap", 1, 3, 0);
+    VALID("gfx950", "  v_permlane16_swap_b32 v0, v0\n  v_permlane32_swap_b32 v5, v255\n" END);
+    INVALID("gfx942", "  v_permlane16_swap_b32 v0, v1\n" END, "not available on gfx942", 1, 3, 0);
+    INVALID("gfx950", "  v_permlane16_swap_b32 v0, s1\n" END, "src0", 1, 3, 0);
+    teardown();
+}
+
+/* DPP where the hardware has it (llvm-mc's answers): VOP1/VOP2 writing a VGPR from
+   a VGPR src0, every source a VGPR, v_cndmask's mask vcc, a GFX9 control. */
+static void dpp_rules(void)
+{
+    setup();
+    VALID("gfx90a", "  v_mov_b32_dpp v0, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+                    "  v_add_f32_dpp v0, v1, v2 row_shl:1 row_mask:0xa bank_mask:0x5 bound_ctrl:1\n"
+                    "  v_cndmask_b32_dpp v0, v1, v2, vcc row_bcast:31 row_mask:0xc bank_mask:0xf\n"
+                    "  v_cvt_f32_f16_dpp v0, v1 wave_ror:1 row_mask:0xf bank_mask:0xf\n"
+                    "  v_rcp_f32_dpp v0, v1 row_half_mirror row_mask:0x0 bank_mask:0x0\n" END);
+    VALID("gfx950", "  v_lshlrev_b32_dpp %v0, %v1, %v2 row_ror:15 row_mask:0xf bank_mask:0xf\n"
+                    "  v_mov_b32 %v1, 0\n  v_mov_b32 %v2, 0\n" END);
+    INVALID("gfx942", "  v_mov_b32_dpp v0, s1 quad_perm:[0,0,0,0]\n" END,
+            "v_mov_b32 with DPP: src0 must be a VGPR, not an SGPR (s1)", 1, 3, 0);
+    INVALID("gfx942", "  v_add_f32_dpp v0, v1, s2 quad_perm:[0,0,0,0]\n" END, "src1 must be a VGPR", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b32_dpp v0, 1 quad_perm:[0,0,0,0]\n" END, "src0 must be a VGPR, not an immediate", 1, 3, 0);
+    INVALID("gfx942", "  v_cndmask_b32_dpp v0, v1, v2, s[0:1] quad_perm:[1,0,3,2]\n" END,
+            "the mask must be vcc", 1, 3, 0);
+    INVALID("gfx942", "  v_readfirstlane_b32_dpp s0, v1 quad_perm:[1,0,3,2]\n" END,
+            "v_readfirstlane_b32 has no DPP form", 1, 3, 0);
+    INVALID("gfx942", "  v_accvgpr_mov_b32_dpp a0, a1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
+    INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
+    INVALID("gfx942", "  v_cmp_eq_u32_dpp vcc, v1, v2 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
+    INVALID("gfx942", "  v_fma_f32_dpp v0, v1, v2, v3 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x150\n" END, "DPP control 0x150", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x100\n" END, "DPP control 0x100", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b32_dpp v[0:1], v[2:3] quad_perm:[1,0,3,2]\n" END, "expected 1 register", 1, 3, 0);
+    teardown();
+}
+
+/* A host built against version 1 of wa_mods passes a shorter struct: the library
+   reads none of the later fields (the struct below ends exactly where version 1
+   did, so ASan would see any read past it) and gives them their defaults. */
+static void mods_version_1(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    size_t v1 = offsetof(wa_mods, dpp_ctrl);
+    wa_mods *m = malloc(v1);
+    REQUIRE(m != NULL);
+    memset(m, 0, v1);
+    m->version = 1;
+    m->vmcnt = m->lgkmcnt = m->expcnt = -1;
+    m->flags = WA_MOD_GLC;
+    wa_operand ops[3] = { wa_opnd_phys(WA_REG_VGPR, 0, 1), wa_opnd_phys(WA_REG_VGPR, 2, 2), wa_opnd_off() };
+    CHECK_OK(wa_build(NULL, prog, WA_OP_GLOBAL_LOAD_DWORD, ops, 3, m));
+    wa_instr_view v;
+    CHECK_OK(wa_program_get(&v, prog, 0));
+    CHECK_EQ_UINT(v.mods->version, WA_MODS_VERSION);
+    CHECK_EQ_HEX(v.mods->flags, WA_MOD_GLC);
+    CHECK_EQ_UINT(v.mods->dpp_ctrl, 0);
+    CHECK_EQ_UINT(v.mods->row_mask, 0xF);
+    CHECK_EQ_UINT(v.mods->bank_mask, 0xF);
+    m->flags = 0;
+    CHECK_OK(wa_program_set_mods(prog, 0, m));
+    CHECK_OK(wa_program_get(&v, prog, 0));
+    CHECK_EQ_HEX(v.mods->flags, 0);
+    CHECK_EQ_UINT(v.mods->row_mask, 0xF);
+    /* version 1 has no DPP bits */
+    m->flags = WA_MOD_DPP;
+    CHECK_STATUS(wa_program_set_mods(prog, 0, m), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "unknown modifier flags 0x40", UT_ANY, UT_ANY, UT_ANY);
+    free(m);
+    /* version 2: DPP fields travel; bound_ctrl needs DPP; masks have 4 bits */
+    wa_mods d = WA_MODS_INIT;
+    d.flags = WA_MOD_BOUND_CTRL;
+    wa_operand mv[2] = { wa_opnd_phys(WA_REG_VGPR, 0, 1), wa_opnd_phys(WA_REG_VGPR, 1, 1) };
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_V_MOV_B32, mv, 2, &d), WA_E_INVALID);
+    d.flags = WA_MOD_DPP;
+    d.row_mask = 16;
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_V_MOV_B32, mv, 2, &d), WA_E_INVALID);
+    d.row_mask = 0xA;
+    d.dpp_ctrl = WA_DPP_ROW_SHR(3);
+    CHECK_OK(wa_build_valu_mods(NULL, prog, WA_OP_V_MOV_B32, mv[0], mv[1], wa_opnd_none(),
+                                wa_opnd_none(), &d));
+    CHECK_OK(wa_program_get(&v, prog, 1));
+    CHECK_EQ_UINT(v.mods->dpp_ctrl, 0x113);
+    CHECK_EQ_UINT(v.mods->row_mask, 0xA);
+    /* DPP fields without the flag are ignored */
+    wa_mods z = WA_MODS_INIT;
+    z.row_mask = 0;
+    z.dpp_ctrl = 5;
+    CHECK_OK(wa_build(NULL, prog, WA_OP_V_MOV_B32, mv, 2, &z));
+    CHECK_OK(wa_program_get(&v, prog, 2));
+    CHECK_EQ_UINT(v.mods->row_mask, 0xF);
+    CHECK_EQ_UINT(v.mods->dpp_ctrl, 0);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(opcode_availability)
     UT_CASE(operand_class)
@@ -775,4 +905,7 @@ UT_SUITE(
     UT_CASE(max_errors)
     UT_CASE(several_problems)
     UT_CASE(every_opcode_has_a_valid_form)
+    UT_CASE(hazard_rule_rows)
+    UT_CASE(dpp_rules)
+    UT_CASE(mods_version_1)
 );
