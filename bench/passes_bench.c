@@ -10,7 +10,7 @@
      regalloc               (reported for reference, not part of the 1 s budget);
      waitcnt, hazards       on the allocated program (waitcnt's output for hazards);
    and print instructions, milliseconds and throughput per pass, plus the sum of
-   cse + peephole + waitcnt + hazards (the issue's budget: 1M instructions in 1 s).
+   cse + peephole + waitcnt + hazards (the target: 1M instructions in under 1 s).
 
    With --quality (default for sizes up to 20k), every inserted wait and nop is
    loosened by one step on its own (a wait field N -> N+1, or dropped; an s_nop N

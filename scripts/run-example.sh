@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds libwaveasm and waveasm-opt, compiles an example kernel to assembly
-# (allocating and checking its virtual registers, if it has any), runs it in the
-# wave64 simulator over several timing seeds with the hazard check on (arguments
+# Builds libwaveasm and waveasm-opt, compiles an example kernel through the
+# default pipeline (CSE, peephole, register allocation, waitcnt, hazards, each
+# output checked) to assembly, runs the result in the wave64 simulator over several timing seeds with the hazard check on (arguments
 # from the example's "; Simulate ...:" line), assembles it with llvm-mc, links
 # it with ld.lld into a code object (.hsaco) and prints the code object's notes
 # (the kernel's metadata).
@@ -14,7 +14,8 @@
 #
 # Environment: BUILD_DIR (default build/default), OUT_DIR (default build/example),
 # LLVM_MC, LD_LLD, LLVM_READELF (default llvm-mc-22, ld.lld-22, llvm-readelf-22).
-# Outputs: <OUT_DIR>/<name>.s, <name>.o, <name>.hsaco.
+# Outputs: <OUT_DIR>/<name>.opt.wa (IR after the pipeline), <name>.s, <name>.o,
+# <name>.hsaco.
 set -euo pipefail
 
 case "${1:-}" in
@@ -70,6 +71,7 @@ cmake --build "$build_dir" --target waveasm-opt -j "$jobs" >/dev/null
 name=$(basename "$example" .wa)
 mkdir -p "$out_dir"
 out_dir=$(cd "$out_dir" && pwd)
+ir="$out_dir/$name.opt.wa"
 asm="$out_dir/$name.s"
 obj="$out_dir/$name.o"
 hsaco="$out_dir/$name.hsaco"
@@ -82,17 +84,21 @@ run() {
 }
 
 echo "== $example for $target"
-run "$opt" --target="$target" --regalloc-check --regalloc-stats --emit=asm "$example" -o "$asm"
+# The default pipeline (CSE, peephole, register allocation, waitcnt, hazards),
+# with the checkers after every stage and the statistics of each.
+run "$opt" --target="$target" --pipeline=default --verify-each --pass-stats "$example" -o "$ir"
+run "$opt" --target="$target" --emit=asm "$ir" -o "$asm"
 # The example says which by-value arguments and grid make a meaningful run.
 sim_args=$(sed -n 's/^; Simulate ([^)]*): *//p' "$example" | head -n 1)
 # shellcheck disable=SC2086  # the line holds several options
-run "$opt" --target="$target" --simulate --sim-hazards $sim_args "$example" -o /dev/null
+run "$opt" --target="$target" --simulate --sim-hazards $sim_args "$ir" -o /dev/null
 run "$llvm_mc" -triple=amdgcn-amd-amdhsa -mcpu="$target" -filetype=obj "$asm" -o "$obj"
 run "$ld_lld" -shared "$obj" -o "$hsaco"
 run "$llvm_readelf" --notes "$hsaco"
 
 echo
 echo "outputs:"
+echo "  pipeline IR  $ir"
 echo "  assembly     $asm"
 echo "  object       $obj"
 echo "  code object  $hsaco"

@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 199309L
 /* lib/passes/waitcnt.c — s_waitcnt insertion (docs/waitcnt.md).
 
    A scoreboard in the style of LLVM's WaitcntBrackets (SIInsertWaitcnts.cpp):
@@ -41,8 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include <time.h>
-static double TNOW(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+t.tv_nsec*1e-9;}
 
 /* Pseudo units (tracked indices 0..3); register units follow. */
 enum { PU_DMA = 0, PU_VMSTORE, PU_DS, PU_SMEM, PU_COUNT };
@@ -686,27 +683,19 @@ wa_status wa_pass_waitcnt(wa_program *prog, const wa_waitcnt_options *opts, wa_p
     w.stats = s;
     target_limits(prog->target, &w.vm_max, &w.lgkm_max);
     wa_edit_init(&w.edit, prog);
-    double t0=TNOW();
     wa_status st = wa_cfg_build(&cfg, prog);
-    double t1=TNOW();
     if (!st)
         st = wa_unit_map_init(&w.map, prog);
     if (!st)
         st = build_tracking(&w);
-    double t2=TNOW();
     if (!st)
         st = analyse(&w);
-    double t3=TNOW();
     for (unsigned r = 0; r < cfg.nrpo && !st; r++)
         st = run_block(&w, cfg.rpo[r], 1);
-    double t4=TNOW();
     if (!st)
         st = wa_edit_apply(&w.edit);
-    double t5=TNOW();
     w_free(&w);
     wa_cfg_free(&cfg, ctx);
-    double t6=TNOW();
-    if (getenv("WA_WT_TIME")) fprintf(stderr, "cfg %.1f map+track %.1f analyse %.1f emit %.1f apply %.1f free %.1f (units %u tracked %u)\n", (t1-t0)*1e3,(t2-t1)*1e3,(t3-t2)*1e3,(t4-t3)*1e3,(t5-t4)*1e3,(t6-t5)*1e3, w.map.count, w.ntrack);
     wa_stats_end(s, prog);
     return st;
 }
