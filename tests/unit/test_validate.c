@@ -832,14 +832,15 @@ static void mods_version_1(void)
     wa_program *prog = NULL;
     REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
     size_t v1 = offsetof(wa_mods, dpp_ctrl);
-    wa_mods *m = malloc(v1);
+    /* filled from a whole struct, then only its version-1 prefix is handed over */
+    wa_mods full = WA_MODS_INIT;
+    full.version = 1;
+    full.flags = WA_MOD_GLC;
+    unsigned char *m = malloc(v1);
     REQUIRE(m != NULL);
-    memset(m, 0, v1);
-    m->version = 1;
-    m->vmcnt = m->lgkmcnt = m->expcnt = -1;
-    m->flags = WA_MOD_GLC;
+    memcpy(m, &full, v1);
     wa_operand ops[3] = { wa_opnd_phys(WA_REG_VGPR, 0, 1), wa_opnd_phys(WA_REG_VGPR, 2, 2), wa_opnd_off() };
-    CHECK_OK(wa_build(NULL, prog, WA_OP_GLOBAL_LOAD_DWORD, ops, 3, m));
+    CHECK_OK(wa_build(NULL, prog, WA_OP_GLOBAL_LOAD_DWORD, ops, 3, (const wa_mods *)(void *)m));
     wa_instr_view v;
     CHECK_OK(wa_program_get(&v, prog, 0));
     CHECK_EQ_UINT(v.mods->version, WA_MODS_VERSION);
@@ -847,14 +848,16 @@ static void mods_version_1(void)
     CHECK_EQ_UINT(v.mods->dpp_ctrl, 0);
     CHECK_EQ_UINT(v.mods->row_mask, 0xF);
     CHECK_EQ_UINT(v.mods->bank_mask, 0xF);
-    m->flags = 0;
-    CHECK_OK(wa_program_set_mods(prog, 0, m));
+    full.flags = 0;
+    memcpy(m, &full, v1);
+    CHECK_OK(wa_program_set_mods(prog, 0, (const wa_mods *)(void *)m));
     CHECK_OK(wa_program_get(&v, prog, 0));
     CHECK_EQ_HEX(v.mods->flags, 0);
     CHECK_EQ_UINT(v.mods->row_mask, 0xF);
     /* version 1 has no DPP bits */
-    m->flags = WA_MOD_DPP;
-    CHECK_STATUS(wa_program_set_mods(prog, 0, m), WA_E_INVALID);
+    full.flags = WA_MOD_DPP;
+    memcpy(m, &full, v1);
+    CHECK_STATUS(wa_program_set_mods(prog, 0, (const wa_mods *)(void *)m), WA_E_INVALID);
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "unknown modifier flags 0x40", UT_ANY, UT_ANY, UT_ANY);
     free(m);
     /* version 2: DPP fields travel; bound_ctrl needs DPP; masks have 4 bits */
