@@ -38,6 +38,9 @@ deps=(
     "llvm-22-tools  FileCheck-22"
     "python3        -"
     "python3-pytest -"
+    "python3-pip    -"
+    "python3-setuptools -"
+    "python3-wheel  -"
 )
 
 dpkg_installed() {

@@ -575,10 +575,18 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
     const ival *I = &R->iv[i];
     char c = cls_letter(I->cls);
     static const char *const cname[4] = { "", "VGPR", "SGPR", "AGPR" };
-    wa_error(R->ctx, WA_E_ALLOC, point_loc(R, I->start),
-             "cannot allocate %%%c%u (%s x%u, align %u, live from I%u to I%u): no free aligned range in %c0..%c%u",
-             c, I->vreg, cname[I->cls], I->size, I->align, point_tag(R, I->start),
-             point_tag(R, I->end), c, c, P->limit - 1);
+    if (P->limit == 0) /* the class is limited to no registers at all */
+        wa_error(R->ctx, WA_E_ALLOC, point_loc(R, I->start),
+                 "cannot allocate %%%c%u (%s x%u, align %u, live from I%u to I%u): no %s may be "
+                 "used (the limit is 0)",
+                 c, I->vreg, cname[I->cls], I->size, I->align, point_tag(R, I->start),
+                 point_tag(R, I->end), cname[I->cls]);
+    else
+        wa_error(R->ctx, WA_E_ALLOC, point_loc(R, I->start),
+                 "cannot allocate %%%c%u (%s x%u, align %u, live from I%u to I%u): no free "
+                 "aligned range in %c0..%c%u",
+                 c, I->vreg, cname[I->cls], I->size, I->align, point_tag(R, I->start),
+                 point_tag(R, I->end), c, c, P->limit - 1);
     /* overlapping values, longest first */
     unsigned *list = wa_mem_calloc(R->ctx, R->niv + 1, sizeof(unsigned));
     unsigned char *seen = wa_mem_calloc(R->ctx, R->niv + 1, 1);

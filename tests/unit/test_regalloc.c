@@ -202,6 +202,12 @@ static void class_pools_are_separate(void)
     CHECK_EQ_UINT(s.peak_sgprs, s.max_pressure_sgpr);
     free(applied(prog, res, NULL));
     wa_regalloc_destroy(res);
+    /* a class limited to no registers at all: said so, not a wrapped range */
+    o = (wa_regalloc_options)WA_REGALLOC_OPTIONS_INIT;
+    o.max_agprs = 0;
+    CHECK_RUN_FAILS(prog, &o, WA_E_ALLOC);
+    CHECK_LAST_DIAG(ctx, WA_E_ALLOC, "no AGPR may be used (the limit is 0)", UT_ANY, UT_ANY,
+                    UT_ANY);
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
 }
