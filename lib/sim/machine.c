@@ -185,6 +185,7 @@ void wa_sim_destroy(wa_sim *sim)
     wa_mem_free(ctx, sim->kernarg.def);
     wa_mem_free(ctx, sim->lds);
     wa_mem_free(ctx, sim->lds_def);
+    wa_mem_free(ctx, sim->lds_sync);
     wa_mem_free(ctx, sim->vfile);
     wa_mem_free(ctx, sim->vbase);
     wa_program_destroy(sim->prog);
@@ -781,6 +782,8 @@ static wa_status setup_waves(wa_sim *sim)
         memset(sim->lds, 0, sim->lds_bytes);
         memset(sim->lds_def, 0, sim->lds_bytes); /* LDS starts undefined */
     }
+    if (sim_lds_sync_alloc(sim))
+        return wa_error_nomem(ctx);
     unsigned items = sim->wg[0] * sim->wg[1] * sim->wg[2];
     unsigned abi = sim->prog->abi_mask;
     for (unsigned w = 0; w < sim->nwaves; w++) {
@@ -889,6 +892,7 @@ static int release_barrier(wa_sim *sim)
         if (sim->waves[w].state == SIM_WAVE_BARRIER) {
             sim->waves[w].state = SIM_WAVE_READY;
             sim->waves[w].t = t + 1;
+            sim->waves[w].phase++;
         }
     sim->stats.barriers++;
     return 1;

@@ -108,6 +108,8 @@ static uint64_t draw_latency(wa_sim *sim, unsigned queue)
     }
 }
 
+static int lds_sync_op(sim_ctx *c, const sim_op *op);
+
 void sim_op_issue(sim_ctx *c, sim_op *op, int file, unsigned reg, unsigned nregs)
 {
     wa_sim *sim = c->sim;
@@ -119,6 +121,10 @@ void sim_op_issue(sim_ctx *c, sim_op *op, int file, unsigned reg, unsigned nregs
     op->file = file;
     op->reg = reg;
     op->nregs = nregs;
+    if (lds_sync_op(c, op)) {
+        op_release(sim, op);
+        return;
+    }
     unsigned q = op->queue;
     if (sim->opts.flags & WA_SIM_TIMING) {
         op->done = op->issue + draw_latency(sim, q);
@@ -346,6 +352,104 @@ void sim_global_write(wa_sim *sim, uint64_t addr, const uint8_t *val, int def, u
     }
     if (!def)
         sim->stats.undefined_bytes += bytes;
+}
+
+/* ---- LDS accesses no barrier orders --------------------------------------------------------------- */
+
+/* Per LDS byte. A wave's phase counts the barriers it has passed; an access by
+   wave X in phase p is ordered after an access by wave Y != X in phase q only if
+   p > q (X passed a barrier Y reached after its access). Reads are kept for
+   the newest phase seen and the one before, as a bit per wave (waves of one
+   phase differ by at most one from any other live wave's). */
+struct sim_lds_sync {
+    uint32_t wr_phase, rd_phase;
+    uint32_t rd_mask, rd_mask_prev; /* readers in rd_phase, in rd_phase - 1 */
+    uint32_t wr_wave;               /* last writer + 1, 0: none */
+};
+
+static int lds_sync_on(const wa_sim *sim)
+{
+    return sim->lds_sync && sim->nwaves > 1 && sim->nwaves <= 32;
+}
+
+/* Checks and records one access of `bytes` LDS bytes at `addr`; 1 if it races. */
+static int lds_sync_access(sim_ctx *c, uint32_t addr, unsigned bytes, int write)
+{
+    wa_sim *sim = c->sim;
+    unsigned x = c->w->id;
+    uint32_t p = c->w->phase;
+    for (unsigned i = 0; i < bytes; i++) {
+        if (addr + i >= sim->lds_bytes)
+            break;
+        struct sim_lds_sync *b = &sim->lds_sync[addr + i];
+        int other = -1;
+        const char *what = NULL;
+        if (b->wr_wave && b->wr_wave - 1u != x && b->wr_phase >= p) {
+            other = b->wr_wave - 1;
+            what = "wrote";
+        } else if (write) {
+            uint32_t readers = (b->rd_phase >= p ? b->rd_mask : 0) |
+                               (b->rd_phase >= p + 1u ? b->rd_mask_prev : 0);
+            readers &= ~(1u << x);
+            if (readers) {
+                for (other = 0; !(readers >> other & 1u); other++)
+                    ;
+                what = "read";
+            }
+        }
+        if (what) {
+            sim_fail(c, WA_E_SIM_WAIT,
+                     "%s LDS byte %u that wave %u %s in the same barrier phase: the accesses "
+                     "race (missing s_barrier between them)",
+                     write ? "writes" : "reads", addr + i, (unsigned)other, what);
+            return 1;
+        }
+        if (write) {
+            b->wr_wave = x + 1u;
+            b->wr_phase = p;
+        } else if (p > b->rd_phase || !b->rd_mask) {
+            b->rd_mask_prev = p == b->rd_phase + 1u ? b->rd_mask : 0;
+            b->rd_phase = p;
+            b->rd_mask = 1u << x;
+        } else if (p == b->rd_phase) {
+            b->rd_mask |= 1u << x;
+        } else if (p + 1u == b->rd_phase) {
+            b->rd_mask_prev |= 1u << x;
+        }
+    }
+    return 0;
+}
+
+/* The LDS accesses of an operation at its issue (atomics are not races). */
+static int lds_sync_op(sim_ctx *c, const sim_op *op)
+{
+    if (!lds_sync_on(c->sim))
+        return 0;
+    for (unsigned i = 0; i < op->n; i++) {
+        const sim_elem *e = &op->e[i];
+        if (e->op == SIM_E_DMA) {
+            if (lds_sync_access(c, e->val, e->bytes, 1))
+                return 1;
+        } else if (e->space == SIM_SP_LDS && (e->op == SIM_E_LOAD || e->op == SIM_E_STORE)) {
+            if (lds_sync_access(c, (uint32_t)e->addr, e->bytes, e->op == SIM_E_STORE))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int sim_lds_sync_alloc(wa_sim *sim)
+{
+    if (!sim->lds_bytes || sim->nwaves < 2)
+        return 0;
+    if (!sim->lds_sync) {
+        sim->lds_sync = wa_mem_calloc(sim->ctx, sim->lds_bytes, sizeof(struct sim_lds_sync));
+        if (!sim->lds_sync)
+            return -1;
+    } else {
+        memset(sim->lds_sync, 0, (size_t)sim->lds_bytes * sizeof(struct sim_lds_sync));
+    }
+    return 0;
 }
 
 /* ---- completion -------------------------------------------------------------------------------- */

@@ -103,6 +103,7 @@ typedef struct sim_wave {
     int scc;
     uint8_t exec_def, vcc_def, m0_def, scc_def;
     uint32_t mode;           /* the MODE hardware register (s_getreg/s_setreg) */
+    uint32_t phase;          /* barriers the wave has passed (LDS race checks) */
     unsigned inflight[SIM_QUEUES];  /* operations of the wave not yet complete */
     uint64_t last_done[SIM_QUEUES]; /* in-order queues: completion of the newest */
     sim_hz *hz;
@@ -151,6 +152,10 @@ struct wa_sim {
     sim_wave *waves;
     uint8_t *lds, *lds_def;
     unsigned lds_bytes;
+    /* per LDS byte: the last access of each kind and the barrier phase it came
+       in (multi-wave workgroups only), to find accesses of different waves that
+       no s_barrier orders */
+    struct sim_lds_sync *lds_sync;
     /* in-flight operations: a min-heap on `done` */
     sim_op **heap;
     unsigned nheap, capheap;
@@ -259,6 +264,9 @@ void sim_op_issue(sim_ctx *c, sim_op *op, int file, unsigned reg, unsigned nregs
    landed (another wave's, or an LDS-DMA): reports it and returns 1. Checked at
    issue and again when the read lands. */
 int sim_lds_race_at_issue(sim_ctx *c, const sim_op *op);
+/* Sizes (or clears, for the next workgroup) the per-byte LDS access record;
+   -1 when out of memory. */
+int sim_lds_sync_alloc(wa_sim *sim);
 /* Completes every operation due by time `t` (applies their effects). */
 void sim_complete_until(wa_sim *sim, uint64_t t);
 /* Completes everything (end of a workgroup). */

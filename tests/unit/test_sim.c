@@ -413,6 +413,43 @@ static void missing_lgkmcnt_before_mfma(void)
     expect_wait_error("  s_waitcnt lgkmcnt(0)\n  v_mfma", "  v_mfma", "before the load into it");
 }
 
+/* Accesses of different waves to the same LDS bytes with no s_barrier between
+   them race whatever the timing: reported on every seed, and without the
+   timing model too. */
+static void expect_race(const char *from, const char *to, const char *words)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = gemm_edited(ctx, from, to);
+    REQUIRE(prog);
+    for (uint64_t seed = 0; seed <= 4; seed++) {
+        unsigned wrong;
+        wa_status st = run_gemm(prog, 64, seed, &wrong);
+        const wa_diag *d = wa_context_last_diag(ctx);
+        CHECK_MSG(st == WA_E_SIM_WAIT && d && strstr(d->message, words) &&
+                      strstr(d->message, "race (missing s_barrier between them)"),
+                  "seed %llu: status %d: %s", (unsigned long long)seed, (int)st,
+                  d ? d->message : "(none)");
+    }
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+static void lds_write_after_read_race(void)
+{
+    /* without the second barrier a wave's next ds_write overwrites operands
+       another wave may not have read yet */
+    expect_race("  s_barrier\n  v_add_u32 %v12", "  v_add_u32 %v12", "writes LDS byte");
+}
+
+static void lds_read_after_write_race(void)
+{
+    /* without the first barrier a wave reads what another wave writes (which
+       of the two accesses comes first, and is reported, depends on the order
+       the waves run in) */
+    expect_race("  s_waitcnt lgkmcnt(0)\n  s_barrier\n  ds_read_b64",
+                "  s_waitcnt lgkmcnt(0)\n  ds_read_b64", "LDS byte");
+}
+
 static void missing_lgkmcnt_after_smem(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
@@ -509,5 +546,6 @@ static void opcodes_executed(void)
 
 UT_SUITE(UT_CASE(opcodes_executed) UT_CASE(api_and_bad_input) UT_CASE(copy_kernel) UT_CASE(vector_add_kernel)
              UT_CASE(gemm_lds_four_waves) UT_CASE(missing_vmcnt_before_lds_write)
-                 UT_CASE(missing_lgkmcnt_before_barrier) UT_CASE(missing_lgkmcnt_before_mfma)
+                 UT_CASE(missing_lgkmcnt_before_barrier) UT_CASE(lds_write_after_read_race)
+                 UT_CASE(lds_read_after_write_race) UT_CASE(missing_lgkmcnt_before_mfma)
                      UT_CASE(missing_lgkmcnt_after_smem) UT_CASE(compare_runs));
