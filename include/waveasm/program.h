@@ -45,6 +45,8 @@ typedef enum wa_special {
     WA_SPECIAL_SCC,
     WA_SPECIAL_COUNT_
 } wa_special;
+/* Text-form spelling: "vcc", "exec_lo", "m0", ...; NULL when out of range. */
+WA_API const char *wa_special_name(wa_special s);
 
 /* Plain value type; build it with the wa_opnd_* functions or fill it directly.
    For WA_OPND_VIRT, `first`/`count` select components of the register (count 0
@@ -154,6 +156,9 @@ typedef enum wa_abi_input {
     WA_ABI_WORKITEM_ID_Z,    /* v0 (implies x, y) */
     WA_ABI_COUNT_
 } wa_abi_input;
+/* Text-form spelling (.abi line): "kernarg_ptr", "workitem_id_x", ...; NULL when
+   out of range. */
+WA_API const char *wa_abi_input_name(wa_abi_input in);
 #define WA_ABI_BIT(i) (1u << (unsigned)(i))
 
 typedef enum wa_arg_kind {

@@ -111,7 +111,6 @@ int wa_comment_copy(wa_program *prog, const char *text, int empty_is_null, const
 unsigned wa_operand_regs(const wa_program *prog, const wa_operand *o);
 /* Size in registers of a special register (vcc/exec: 2, others 1). */
 unsigned wa_special_size(wa_special s);
-const char *wa_special_name(wa_special s);
 /* Register class of an operand: VIRT/PHYS class; SPECIAL counts as SGPR. */
 wa_reg_class wa_operand_class(const wa_operand *o);
 
@@ -143,6 +142,5 @@ void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
                        unsigned char *declared, unsigned flags);
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags);
-const char *wa_abi_input_name(wa_abi_input in);
 
 #endif

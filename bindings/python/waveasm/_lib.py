@@ -327,6 +327,8 @@ PROTOTYPES = {
     "wa_opnd_sub": (_op, [_op, _u, _u]),
     # program.h: lifetime and attributes
     "wa_arg_kind_name": (c_char_p, [c_int]),
+    "wa_special_name": (c_char_p, [c_int]),
+    "wa_abi_input_name": (c_char_p, [c_int]),
     "wa_program_create": (_st, [_pp, _p, c_char_p]),
     "wa_program_destroy": (None, [_p]),
     "wa_program_clone": (_st, [_pp, _p]),

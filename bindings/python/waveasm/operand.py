@@ -8,10 +8,10 @@ like the text form: "v5", "s[0:1]", "a[0:3]", "vcc", "exec_lo", "m0", "off".
 import re
 from dataclasses import dataclass, field
 
-from ._lib import WaOperand, lib
+from ._lib import WaOperand, lib, names
 
 REG_CLASSES = ("none", "vgpr", "sgpr", "agpr")  # wa_reg_class
-SPECIALS = ("vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc")
+SPECIALS = names(lib.wa_special_name)  # wa_special, in order
 KINDS = ("none", "virt", "phys", "special", "imm", "fimm", "label", "off")
 _PREFIX = {"vgpr": "v", "sgpr": "s", "agpr": "a"}
 _CLASS_OF_PREFIX = {"v": "vgpr", "s": "sgpr", "a": "agpr"}

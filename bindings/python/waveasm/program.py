@@ -21,9 +21,7 @@ from .context import Context, Handle, invalid, locked, target_name, target_value
 from .operand import KINDS, REG_CLASSES, Operand, as_operand, reg_class_value
 
 END = 0xFFFFFFFF
-ABI_INPUTS = ("dispatch_ptr", "queue_ptr", "kernarg_ptr", "dispatch_id", "workgroup_id_x",
-              "workgroup_id_y", "workgroup_id_z", "workgroup_info", "workitem_id_x",
-              "workitem_id_y", "workitem_id_z")  # wa_abi_input, in order
+ABI_INPUTS = names(lib.wa_abi_input_name)  # wa_abi_input, in order
 ARG_KINDS = names(lib.wa_arg_kind_name)
 _ARG_FLAGS = {"const": 0x1, "restrict": 0x2, "volatile": 0x4}
 _OFFSET_AUTO = 0xFFFFFFFF
