@@ -124,6 +124,10 @@ unsigned wa_target_max_lds(wa_target t);
 #define WA_MAX_VGPR 256u
 #define WA_MAX_AGPR 256u
 #define WA_MAX_SGPR 102u
+/* Physical register numbers a program can hold, whatever the target: those the
+   text form spells (v0..v255, a0..a255, s0..s127). The validator applies the
+   hardware limits above. */
+#define WA_PHYS_LIMIT(cls) ((cls) == WA_REG_SGPR ? 128u : 256u)
 
 /* Inline constants (operand codes 128..208 and 240..248) for an immediate read as
    `type`. */

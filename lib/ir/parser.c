@@ -435,7 +435,7 @@ static wa_status read_physical(parser *P, wa_operand *o)
     }
     if (b < a)
         return perr_at(P, start, WA_E_PARSE, "register range ends before it starts");
-    unsigned limit = cls == WA_REG_SGPR ? 128u : 256u;
+    unsigned limit = WA_PHYS_LIMIT(cls);
     if (b >= limit)
         return perr_at(P, start, WA_E_RANGE, "register %c%u out of range (%c0..%c%u)",
                        cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : 'a', b,

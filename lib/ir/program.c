@@ -787,9 +787,12 @@ static wa_status check_operand(wa_program *prog, const wa_operand *o, unsigned i
         if (o->reg_class != WA_REG_VGPR && o->reg_class != WA_REG_SGPR &&
             o->reg_class != WA_REG_AGPR)
             return wa_error(ctx, WA_E_INVALID, loc, "operand %u: unknown register class", idx);
-        if (o->count == 0 || o->count > 32 || o->id > 511)
-            return wa_error(ctx, WA_E_INVALID, loc, "operand %u: bad physical register range",
-                            idx);
+        if (o->count == 0 || o->count > 32 || o->id >= WA_PHYS_LIMIT(o->reg_class) ||
+            o->count > WA_PHYS_LIMIT(o->reg_class) - o->id)
+            return wa_error(ctx, WA_E_INVALID, loc,
+                            "operand %u: bad physical register range (%u registers from %u; "
+                            "1..32 registers below %u)",
+                            idx, (unsigned)o->count, (unsigned)o->id, WA_PHYS_LIMIT(o->reg_class));
         return WA_OK;
     case WA_OPND_SPECIAL:
         if (o->id >= WA_SPECIAL_COUNT_)
@@ -862,6 +865,12 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
         if (st)
             return st;
     }
+    /* As in the text form, a label names a branch target and nothing else. */
+    for (unsigned i = 0; i < nops; i++)
+        if (ops[i].kind == WA_OPND_LABEL && !(info->operands[i].classes & WA_OC_LABEL))
+            return wa_error(ctx, WA_E_INVALID, loc,
+                            "operand %u: a label is not allowed here (%s takes none there)", i,
+                            info->mnemonic);
     if (op == WA_OP_LABEL) {
         if (ops[0].kind != WA_OPND_LABEL)
             return wa_error(ctx, WA_E_INVALID, loc, "label item needs a label operand");
@@ -1038,6 +1047,11 @@ wa_status wa_program_set_operand(wa_program *prog, unsigned index, unsigned oper
     if (in->op == WA_OP_LABEL)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "a label item's operand cannot be replaced");
+    const wa_isa_info *info = wa_isa_get(in->op);
+    if (value.kind == WA_OPND_LABEL && !(info->operands[operand].classes & WA_OC_LABEL))
+        return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
+                        "operand %u: a label is not allowed here (%s takes none there)", operand,
+                        info->mnemonic);
     value.reserved = 0;
     if (value.kind == WA_OPND_VIRT && value.count == 0)
         value.count = (uint16_t)(prog->vregs[value.id].size - value.first);

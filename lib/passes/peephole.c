@@ -732,7 +732,7 @@ static wa_status count_refs(pp *P, int first_round)
                                           opnd_units(P, o, &sb) && sb >= WA_UNIT_EXEC_LO &&
                                           sb <= WA_UNIT_EXEC_HI;
                     } else if (first_round) {
-                        unsigned limit = o->reg_class == WA_REG_SGPR ? 128u : 256u;
+                        unsigned limit = WA_PHYS_LIMIT(o->reg_class);
                         if (o->id >= limit || o->count > limit - o->id)
                             return wa_error(ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                                             "peephole: operand %u names a register outside the register file",

@@ -759,6 +759,18 @@ static void structural_errors(void)
                                none, none), WA_E_INVALID);
     CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_MOV_B32, v1, wa_opnd_phys(WA_REG_VGPR, 0, 33),
                                none, none), WA_E_INVALID);
+    /* beyond what the text form spells (v255, a255, s127), in full or in part */
+    CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_MOV_B32, v1, wa_opnd_phys(WA_REG_VGPR, 256, 1),
+                               none, none), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "bad physical register range", UT_ANY, UT_ANY, WA_NO_TAG);
+    CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_MOV_B32, v1, wa_opnd_phys(WA_REG_VGPR, 367, 1),
+                               none, none), WA_E_INVALID);
+    CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_ACCVGPR_MOV_B32, wa_opnd_phys(WA_REG_AGPR, 254, 4),
+                               wa_opnd_phys(WA_REG_AGPR, 0, 1), none, none), WA_E_INVALID);
+    CHECK_STATUS(wa_build_salu(NULL, prog, WA_OP_S_MOV_B32, wa_opnd_phys(WA_REG_SGPR, 128, 1),
+                               wa_opnd_imm(0), none), WA_E_INVALID);
+    CHECK_STATUS(wa_build_salu(NULL, prog, WA_OP_S_MOV_B64, wa_opnd_phys(WA_REG_SGPR, 127, 2),
+                               wa_opnd_imm(0), none), WA_E_INVALID);
     /* special registers */
     CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_MOV_B32, v1, wa_opnd_special(WA_SPECIAL_COUNT_),
                                none, none), WA_E_INVALID);
@@ -786,6 +798,16 @@ static void structural_errors(void)
     CHECK_STATUS(wa_build_ds(NULL, prog, WA_OP_DS_READ_B32, v1, v1, none, none, &m), WA_E_INVALID);
     /* a label operand must name a label */
     CHECK_STATUS(wa_build_branch(NULL, prog, WA_OP_S_BRANCH, 0), WA_E_INVALID);
+    /* and appears in branch target positions only (the text form has no other
+       place for one) */
+    wa_label l;
+    REQUIRE_OK(wa_program_label_create(&l, prog, "L"));
+    CHECK_STATUS(wa_build_valu(NULL, prog, WA_OP_V_MOV_B32, v1, wa_opnd_label(l), none, none),
+                 WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "operand 1: a label is not allowed here", UT_ANY, UT_ANY,
+                    WA_NO_TAG);
+    wa_operand store_ops[3] = { wa_opnd_label(l), v1, wa_opnd_sub(v4, 0, 2) };
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_GLOBAL_STORE_DWORD, store_ops, 3, NULL), WA_E_INVALID);
     /* failures added nothing */
     CHECK_EQ_UINT(wa_program_size(prog), 1);
     /* NULL program */

@@ -226,6 +226,12 @@ static void replace_operands(void)
     CHECK_OK(wa_program_set_operand(prog, 2, 0, wa_opnd_label(b)));
     REQUIRE_OK(wa_program_get(&v, prog, 2));
     CHECK_EQ_UINT(v.operands[0].id, b);
+    /* a label goes nowhere but a branch target: the text form could not write it */
+    CHECK_STATUS(wa_program_set_operand(prog, 0, 1, wa_opnd_label(b)), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "operand 1: a label is not allowed here", UT_ANY, UT_ANY,
+                    t);
+    REQUIRE_OK(wa_program_get(&v, prog, 0));
+    CHECK_EQ_INT(v.operands[1].imm.i, 5);
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
 }

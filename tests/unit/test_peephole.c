@@ -164,16 +164,17 @@ static void api_bad_input(void)
     CHECK_EQ_UINT(wa_program_size(empty), 0);
     wa_program_destroy(empty);
 
-    /* a register outside the register file the pass tracks: an error with the
-       instruction's location, the program unchanged */
+    /* registers past the file the pass tracks cannot reach it: the builder
+       refuses them (the text form cannot spell them either) */
     wa_program *bad = NULL;
     REQUIRE_OK(wa_program_create(&bad, ctx, "bad"));
-    wa_tag tag;
-    REQUIRE_OK(wa_build_salu(&tag, bad, WA_OP_S_MOV_B32, wa_opnd_phys(WA_REG_SGPR, 200, 1),
+    CHECK_STATUS(wa_build_salu(NULL, bad, WA_OP_S_MOV_B32, wa_opnd_phys(WA_REG_SGPR, 200, 1),
+                               wa_opnd_imm(1), wa_opnd_none()), WA_E_INVALID);
+    /* the highest one it can hold is fine for the pass (the validator objects) */
+    REQUIRE_OK(wa_build_salu(NULL, bad, WA_OP_S_MOV_B32, wa_opnd_phys(WA_REG_SGPR, 127, 1),
                              wa_opnd_imm(1), wa_opnd_none()));
     REQUIRE_OK(wa_build_sopp(NULL, bad, WA_OP_S_ENDPGM, 0));
-    CHECK_STATUS(wa_pass_peephole(bad, NULL, NULL), WA_E_INVALID);
-    CHECK_DIAG(ctx, WA_E_INVALID, "register file", UT_ANY, UT_ANY, tag);
+    CHECK_OK(wa_pass_peephole(bad, NULL, NULL));
     CHECK_EQ_UINT(wa_program_size(bad), 2);
     wa_program_destroy(bad);
     wa_context_destroy(ctx);
