@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Runs the whole test suite twice:
+# Runs the whole test suite twice, then short fuzzing runs:
 #   gcc       gcc build (RelWithDebInfo, warnings are errors) in build/test-gcc, ctest
 #   sanitize  clang build with -DWAVEASM_SANITIZE=ON (AddressSanitizer with leak
 #             checks, UndefinedBehaviorSanitizer; Debug, so asserts are on) in
 #             build/test-clang-sanitize, ctest
+#   fuzz      clang build with -DWAVEASM_FUZZ=ON in build/test-fuzz, the fuzz
+#             targets for a few seconds each (ctest -L fuzz; skipped without
+#             clang's libFuzzer runtime; docs/fuzzing.md)
 # Exits non-zero if any build or test fails.
 #
-#   scripts/test.sh [gcc] [sanitize]     (default: both, in that order)
+#   scripts/test.sh [gcc] [sanitize] [fuzz]     (default: all three, in that order)
 #
 # Environment: JOBS (build jobs, default: number of CPUs), CTEST_JOBS (default 2),
-# CTEST_ARGS (extra ctest arguments, e.g. "-R consumer"), GCC and CLANG (compilers).
+# CTEST_ARGS (extra ctest arguments, e.g. "-R consumer"), GCC and CLANG (compilers),
+# FUZZ_CC (fuzz stage compiler, default clang-22 if present, else clang).
 set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 
@@ -22,12 +26,12 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root"
 
 stages=("$@")
-[[ ${#stages[@]} -gt 0 ]] || stages=(gcc sanitize)
+[[ ${#stages[@]} -gt 0 ]] || stages=(gcc sanitize fuzz)
 for s in "${stages[@]}"; do
     case "$s" in
-        gcc|sanitize) ;;
+        gcc|sanitize|fuzz) ;;
         *)
-            echo "test.sh: unknown stage '$s' (gcc, sanitize)" >&2
+            echo "test.sh: unknown stage '$s' (gcc, sanitize, fuzz)" >&2
             exit 2 ;;
     esac
 done
@@ -61,7 +65,8 @@ count_results() {
 
 # run_stage NAME BUILD_DIR [cmake args...]: configure, build, run ctest.
 # Returns non-zero on the first failing step; a failed configure or build counts
-# as one failed test in the totals.
+# as one failed test in the totals. `build_target` and `ctest_label`, when set,
+# narrow the build and the tests.
 run_stage() {
     local name=$1 dir=$2
     shift 2
@@ -74,7 +79,8 @@ run_stage() {
         return 1
     }
     echo "==== $name: build"
-    cmake --build "$dir" -j "$jobs" >"$log_dir/$name-build.log" 2>&1 || {
+    cmake --build "$dir" -j "$jobs" ${build_target:+--target "$build_target"} \
+        >"$log_dir/$name-build.log" 2>&1 || {
         # The first errors, then the end of the log.
         grep -E -A3 'error:' "$log_dir/$name-build.log" | head -n 40 || true
         grep -E 'undefined reference' "$log_dir/$name-build.log" | head -n 5 || true
@@ -87,7 +93,7 @@ run_stage() {
     echo "==== $name: ctest"
     local rc=0
     ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$ctest_jobs" \
-        "${ctest_extra[@]}" 2>&1 | tee "$log_dir/$name-ctest.log" || rc=$?
+        ${ctest_label:+-L "$ctest_label"} "${ctest_extra[@]}" 2>&1 | tee "$log_dir/$name-ctest.log" || rc=$?
     if ! count_results "$log_dir/$name-ctest.log"; then
         echo "==== $name: ctest printed no summary"
         total_failed=$((total_failed + 1))
@@ -122,6 +128,17 @@ for s in "${stages[@]}"; do
                 results+=("clang + ASan/UBSan: ok")
             else
                 results+=("clang + ASan/UBSan: FAILED")
+            fi ;;
+        fuzz)
+            fuzz_cc=${FUZZ_CC:-$(command -v clang-22 || echo "${CLANG:-clang}")}
+            if build_target=fuzz_all ctest_label=fuzz \
+               run_stage fuzz build/test-fuzz \
+                    -DCMAKE_C_COMPILER="$fuzz_cc" \
+                    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+                    -DWAVEASM_FUZZ=ON -DWAVEASM_BUILD_BENCH=OFF; then
+                results+=("fuzz ($fuzz_cc): ok")
+            else
+                results+=("fuzz ($fuzz_cc): FAILED")
             fi ;;
     esac
 done

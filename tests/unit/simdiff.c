@@ -37,14 +37,14 @@ static void bufs_free(bufs *b)
 
 /* A simulator for `prog` with its arguments set; NULL on failure (message in err). */
 static wa_sim *make_sim(const wa_program *prog, const sd_config *cfg, uint64_t seed, int timing,
-                        int hazards, bufs *b, char *err, size_t errn)
+                        int hazards, uint64_t max_instructions, bufs *b, char *err, size_t errn)
 {
     wa_context *ctx = wa_program_context(prog);
     wa_sim_options o = WA_SIM_OPTIONS_INIT;
     o.flags = WA_SIM_PERMISSIVE | (timing ? WA_SIM_TIMING : 0) | (hazards ? WA_SIM_HAZARDS : 0);
     o.seed = seed;
     memcpy(o.grid, cfg->grid, sizeof(o.grid));
-    o.max_instructions = cfg->max_instructions;
+    o.max_instructions = max_instructions;
     wa_sim *sim = NULL;
     if (wa_sim_create(&sim, prog, &o) != WA_OK) {
         snprintf(err, errn, "wa_sim_create: %s", wa_context_last_error(ctx));
@@ -95,7 +95,8 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
         char err[256] = "";
         bufs b1 = { 0, NULL }, b2 = { 0, NULL };
         int t = timing < 0 ? 1 : timing;
-        wa_sim *s1 = make_sim(before, cfg, seed, t, 0, &b1, err, sizeof(err));
+        wa_sim *s1 = make_sim(before, cfg, seed, t, 0, cfg->max_instructions, &b1, err,
+                              sizeof(err));
         wa_status st1 = s1 ? wa_sim_run(s1) : WA_E_INVALID;
         if (timing < 0 && st1 == WA_E_SIM_WAIT) {
             /* a program without the waits it would need: run it synchronously */
@@ -103,7 +104,8 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
             bufs_free(&b1);
             timing = 0;
             t = 0;
-            s1 = make_sim(before, cfg, seed, t, 0, &b1, err, sizeof(err));
+            s1 = make_sim(before, cfg, seed, t, 0, cfg->max_instructions, &b1, err,
+                          sizeof(err));
             st1 = s1 ? wa_sim_run(s1) : WA_E_INVALID;
         }
         if (st1 != WA_OK) {
@@ -123,7 +125,10 @@ unsigned sd_compare(const wa_program *before, const wa_program *after, const sd_
             continue;
         }
         int t2 = cfg->after_timing == SD_AS_BEFORE ? t : cfg->after_timing;
-        wa_sim *s2 = make_sim(after, cfg, seed, t2, cfg->after_hazards, &b2, err, sizeof(err));
+        uint64_t limit2 = cfg->after_max_instructions ? cfg->after_max_instructions
+                                                      : cfg->max_instructions;
+        wa_sim *s2 = make_sim(after, cfg, seed, t2, cfg->after_hazards, limit2, &b2, err,
+                              sizeof(err));
         wa_status st2 = s2 ? wa_sim_run(s2) : WA_E_INVALID;
         res->runs++;
         if (st2 != WA_OK) {

@@ -30,6 +30,8 @@ typedef struct sd_config {
     int after_hazards;        /* 1: run the "after" program in hazard mode too */
     unsigned checks;          /* SD_CHECK_*: checkers run on the output of
                                  sd_check_pass; a finding is a failure */
+    uint64_t after_max_instructions; /* the "after" run's limit (0: max_instructions);
+                                 passes that insert waits and nops need more */
 } sd_config;
 #define SD_AS_BEFORE (-2)
 #define SD_CHECK_WAITCNT 0x1u   /* wa_check_waitcnt */
