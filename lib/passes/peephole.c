@@ -270,6 +270,21 @@ static int is_virt_unit(unsigned u)
     return u >= NFIX;
 }
 
+/* Destination `o` is a virtual register that no other instruction writes (on
+   some component). A self-move (or identity) that is a register's only
+   definition stays: without it the register's readers would read a register
+   the program never defines, which the validator rejects. */
+static int sole_def(const pp *P, const wa_operand *o)
+{
+    if (o->kind != WA_OPND_VIRT)
+        return 0;
+    unsigned b, c = opnd_units(P, o, &b);
+    for (unsigned u = b; u < b + c; u++)
+        if (P->U[u].ndef <= 1)
+            return 1;
+    return 0;
+}
+
 static void get_refs(const pp *P, unsigned item, irefs *r)
 {
     const wa_instr *in = &P->prog->instrs[item];
@@ -1024,6 +1039,10 @@ static wa_status try_identity(pp *P, unsigned j, unsigned first, int *erased)
                 return WA_OK;
             P->st->folded++;
             if (same_reg(d, x)) {
+                if (sole_def(P, d)) {
+                    P->st->folded--;
+                    return WA_OK;
+                }
                 *erased = 1;
                 return erase_item(P, j);
             }
@@ -1399,7 +1418,7 @@ static wa_status sweep(pp *P)
                 break;
             /* self-moves */
             if (!(P->flags & WA_PEEPHOLE_NO_MOVES) && (info->flags & WA_IF_MOVE) && in->nops == 2 &&
-                same_reg(&in->ops[0], &in->ops[1])) {
+                same_reg(&in->ops[0], &in->ops[1]) && !sole_def(P, &in->ops[0])) {
                 st = erase_item(P, j);
                 P->st->moves_removed++;
                 /* the read of the move's source is gone */

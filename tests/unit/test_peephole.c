@@ -357,6 +357,16 @@ static void moves(void)
            WA_PEEPHOLE_NO_MOVES,
            "v_mov_b32 %v2, v0\nv_mov_b32 %v2, %v2\nglobal_store_dword v0, %v2, s[0:1]\ns_endpgm\n",
            &none);
+    /* a self-move (or an identity that is one) that is the register's only
+       definition stays: without it the store reads a register nothing defines,
+       which the validator rejects */
+    const char *only = "  v_mov_b32 %v1, %v1\n  v_add_u32 %v2, 0, %v2\n"
+                       "  global_store_dword v0, %v1, s[0:1]\n"
+                       "  global_store_dword v0, %v2, s[0:1] offset:256\n  s_endpgm\n";
+    expect(only, 0,
+           "v_mov_b32 %v1, %v1\nv_add_u32 %v2, 0, %v2\nglobal_store_dword v0, %v1, s[0:1]\n"
+           "global_store_dword v0, %v2, s[0:1] offset:256\ns_endpgm\n",
+           &none);
     /* a copy read in a later block: renamed when both run once and the source's
        only definition dominates the copy */
     wa_pass_stats r = stats_of(0, 0, 1, 0, 1, 2);
