@@ -372,8 +372,8 @@ static wa_program *kernel_for(wa_context *ctx, unsigned op, wa_target target, un
         return NULL;
     }
     step(&g, wa_build(NULL, p, (wa_opcode)op, ops, info->num_operands, mods));
-    step(&g, wa_build_waitcnt(NULL, p, 0, 0, -1));
     if (!(info->flags & WA_IF_ENDPGM)) {
+        step(&g, wa_build_waitcnt(NULL, p, 0, 0, -1));
         for (unsigned k = 0; k < info->num_operands; k++) {
             const wa_operand *o = &ops[k];
             if ((info->operands[k].role & WA_ROLE_DEF) &&
@@ -391,14 +391,21 @@ static wa_program *kernel_for(wa_context *ctx, unsigned op, wa_target target, un
     return p;
 }
 
-static int write_program(const char *dir, const wa_program *p, const char *suffix)
+/* Writes SEED_DIR/gen-<opcode id in lower case><suffix>.wa (ids are unique,
+   mnemonics are not: the lds forms of buffer loads share theirs). */
+static int write_program(const char *dir, const wa_program *p, unsigned op, const char *suffix)
 {
     char *text = NULL;
     size_t len = 0;
     if (wa_program_print(&text, &len, p, NULL) != WA_OK)
         return -1;
+    char id[64];
+    snprintf(id, sizeof(id), "%s", wa_isa_get(op)->id);
+    for (char *c = id; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
     char path[512];
-    snprintf(path, sizeof(path), "%s/gen-%s%s.wa", dir, wa_program_name(p) + 2, suffix);
+    snprintf(path, sizeof(path), "%s/gen-%s%s.wa", dir, id, suffix);
     int r = write_file(path, text, len);
     wa_free(text);
     return r;
@@ -427,7 +434,7 @@ static void write_generated(const char *dir)
             missing++;
             continue;
         }
-        if (write_program(dir, p, "") == 0)
+        if (write_program(dir, p, op, "") == 0)
             written++;
         wa_program_destroy(p);
         /* the DPP form of the 32-bit VALU instructions */
@@ -436,7 +443,7 @@ static void write_generated(const char *dir)
             m.flags = WA_MOD_DPP | WA_MOD_BOUND_CTRL;
             m.dpp_ctrl = WA_DPP_ROW_SHL(1);
             p = kernel_for(ctx, op, target, 0, &m);
-            if (p && write_program(dir, p, "-dpp") == 0)
+            if (p && write_program(dir, p, op, "-dpp") == 0)
                 written++;
             wa_program_destroy(p);
         }

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sd_config_default(&cfg);
     cfg.seeds = 2;
     cfg.buffer_bytes = 4096;
-    cfg.max_instructions = 20000;
+    cfg.max_instructions = 10000;
     /* every original instruction may gain a wait and a few nops */
     cfg.after_max_instructions = 8 * cfg.max_instructions + 1000;
     cfg.after_timing = 1;
