@@ -476,7 +476,9 @@ static int fits(const pp *P, unsigned op, const wa_operand *ops, unsigned nops)
 
 /* Read (role WA_ROLE_USE) or write counts of an item's registers change by
    `delta`. A read or write that goes away from a unit on which a rewrite the
-   sweep has passed was refused (P->rej) may now let it happen: another round. */
+   sweep has passed was refused (P->rej) may now let it happen: another round.
+   So may a write that goes away and leaves a virtual register a single
+   definition: reads the sweep has passed may now take its constant or copy. */
 static void refs_adjust(pp *P, unsigned item, unsigned role, int delta, int check)
 {
     const wa_instr *in = &P->prog->instrs[item];
@@ -494,8 +496,9 @@ static void refs_adjust(pp *P, unsigned item, unsigned role, int delta, int chec
             if (is_virt_unit(u)) {
                 if (role == WA_ROLE_USE)
                     P->U[(u - NFIX) + NFIX].nuse += (unsigned)delta;
-                else
-                    P->U[(u - NFIX) + NFIX].ndef += (unsigned)delta;
+                else if ((P->U[(u - NFIX) + NFIX].ndef += (unsigned)delta) == 1 && check &&
+                         delta < 0 && P->U[(u - NFIX) + NFIX].nuse)
+                    P->retry = 1;
             }
         }
     }

@@ -367,6 +367,16 @@ static void moves(void)
            "v_mov_b32 %v1, %v1\nv_add_u32 %v2, 0, %v2\nglobal_store_dword v0, %v1, s[0:1]\n"
            "global_store_dword v0, %v2, s[0:1] offset:256\ns_endpgm\n",
            &none);
+    /* removing the identity leaves %s1 one definition, a constant: the read the
+       sweep has passed takes it in another round, so that a second run of the
+       pass has nothing left to do */
+    const char *late = "  s_mov_b32 %s1, 5\n  s_branch second\nbody:\n"
+                       "  global_store_dword v0, %v2, s[0:1]\n  s_endpgm\nsecond:\n"
+                       "  v_add_u32 %v2, %s1, v0\n  s_add_u32 %s1, %s1, 0\n  s_branch body\n";
+    const char *late_want = "s_branch second\nbody:\nglobal_store_dword v0, %v2, s[0:1]\n"
+                            "s_endpgm\nsecond:\nv_add_u32 %v2, 5, v0\ns_branch body\n";
+    expect(late, 0, late_want, NULL);
+    expect(late_want, 0, late_want, &none);
     /* a copy read in a later block: renamed when both run once and the source's
        only definition dominates the copy */
     wa_pass_stats r = stats_of(0, 0, 1, 0, 1, 2);
