@@ -18,7 +18,8 @@
    Each input runs twice: with the default options, and with options picked from
    a hash of the input (pass flags, register limits and reserved registers,
    waitcnt barrier flags), so that allocation under pressure and the passes'
-   switches are covered too. */
+   switches are covered too. The peephole, waitcnt and hazard passes must also
+   leave their own output unchanged when run again. */
 #include "fuzz_util.h"
 
 #include <stdio.h>
@@ -91,6 +92,26 @@ static void checks_after(wa_program *prog, wa_stage stage, const options *o)
         fz_fail(ctx, "wa_check_hazards rejects the output of '%s' (%u errors)", name, errors);
 }
 
+/* The peephole, waitcnt and hazard passes leave their own output alone: what
+   they would rewrite or insert is already there. */
+static void again_unchanged(const wa_program *prog, wa_stage stage, const options *o)
+{
+    wa_context *ctx = wa_program_context(prog);
+    wa_program *again = NULL;
+    FZ_REQUIRE(ctx, wa_program_clone(&again, prog) == WA_OK, "wa_program_clone failed");
+    wa_status st = wa_run_stage(again, stage, &o->po, NULL);
+    FZ_REQUIRE(ctx, st == WA_OK, "'%s' fails on its own output: %s", wa_stage_name(stage),
+               wa_context_last_error(ctx));
+    if (!wa_program_equal(prog, again)) {
+        char *a = fz_print(prog, WA_PRINT_TAGS);
+        char *b = fz_print(again, WA_PRINT_TAGS);
+        fprintf(stderr, "---- after '%s' ----\n%s---- after it again ----\n%s---- end ----\n",
+                wa_stage_name(stage), a, b);
+        fz_fail(ctx, "'%s' changes its own output", wa_stage_name(stage));
+    }
+    wa_program_destroy(again);
+}
+
 /* Allocation as the pipeline does it, with the allocation checker in between;
    the result must equal wa_run_stage's. */
 static wa_status regalloc_checked(wa_program *prog, const options *o)
@@ -148,6 +169,8 @@ static void run_both_ways(const wa_program *prog, const options *o, const char *
             break;
         }
         checks_after(work, (wa_stage)s, o);
+        if (s == WA_STAGE_PEEPHOLE || s >= WA_STAGE_WAITCNT)
+            again_unchanged(work, (wa_stage)s, o);
     }
 
     wa_program *whole = NULL;

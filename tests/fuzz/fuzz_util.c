@@ -114,6 +114,13 @@ void fz_round_trip(const wa_program *prog, const char *what)
     char *t2 = fz_print(p2, WA_PRINT_TAGS | WA_PRINT_COMMENTS);
     require_same_text(ctx, t1, t2, what);
     wa_free(t2);
+    /* an equal program is exactly as valid */
+    unsigned e1 = 0, e2 = 0;
+    wa_status v1 = wa_program_validate(&e1, prog, NULL);
+    wa_status v2 = wa_program_validate(&e2, p2, NULL);
+    FZ_REQUIRE(ctx, v1 == v2 && e1 == e2,
+               "%s: the program validates with %s (%u errors), its reparsed text with %s (%u)",
+               what, wa_status_string(v1), e1, wa_status_string(v2), e2);
     wa_program_destroy(p2);
     wa_free(t1);
 

@@ -50,12 +50,13 @@ char *fz_print(const wa_program *prog, unsigned flags);
 
 /* The text round trip of docs/text-format.md, for any program the library holds:
    with tags and comments, parse(print(p)) succeeds and equals p, and printing it
-   again gives the same bytes; without them, printing is a fixed point too. Every
-   item also prints alone. `what` names the program's origin in the report. */
+   again gives the same bytes, and the validator finds as many errors in the copy;
+   without them, printing is a fixed point too. Every item also prints alone.
+   `what` names the program's origin in the report. */
 void fz_round_trip(const wa_program *prog, const char *what);
 
-/* The run of this process's environment variable FUZZ_VERBOSE (non-zero: the
-   targets say on stderr why an input stops early). */
+/* Whether the environment variable FUZZ_VERBOSE is set (not "0"): the targets
+   then say on stderr why an input stops early. */
 int fz_verbose(void);
 
 #endif
