@@ -99,6 +99,19 @@ static const char *kind_word(const wa_operand *o)
 
 /* ---- attributes -------------------------------------------------------------------------------- */
 
+/* Whether label `l` is placed or a branch names it. A label that is neither is
+   not part of the code: nothing prints, emits or assembles it. */
+static int label_mentioned(const wa_program *p, unsigned l)
+{
+    if (p->labels[l].placed)
+        return 1;
+    for (unsigned i = 0; i < p->ninstrs; i++)
+        for (unsigned k = 0; k < p->instrs[i].nops; k++)
+            if (p->instrs[i].ops[k].kind == WA_OPND_LABEL && p->instrs[i].ops[k].id == l)
+                return 1;
+    return 0;
+}
+
 static void check_attributes(vstate *V)
 {
     const wa_program *p = V->prog;
@@ -111,8 +124,9 @@ static void check_attributes(vstate *V)
     size_t nl = strlen(p->name);
     for (unsigned i = 0; i < p->nlabels; i++) {
         const char *l = p->labels[i].name;
-        if (strcmp(l, p->name) == 0 || (strncmp(l, p->name, nl) == 0 && strcmp(l + nl, ".kd") == 0) ||
-            strncmp(l, ".Lwa_", 5) == 0 || !wa_label_name_valid(l))
+        if ((strcmp(l, p->name) == 0 || (strncmp(l, p->name, nl) == 0 && strcmp(l + nl, ".kd") == 0) ||
+             strncmp(l, ".Lwa_", 5) == 0 || !wa_label_name_valid(l)) &&
+            label_mentioned(p, i))
             verr(V, loc, "label '%s' clashes with a symbol of kernel '%s' or is reserved", l,
                  p->name);
     }

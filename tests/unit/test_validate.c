@@ -453,6 +453,28 @@ static void labels_and_flow(void)
     REQUIRE_OK(wa_build_label(prog, l));
     CHECK_OK(wa_program_validate(NULL, prog, NULL));
     wa_program_destroy(prog);
+
+    /* A label created but neither placed nor named by a branch is not part of
+       the code (the text form and the assembly leave it out): its name cannot
+       clash with the kernel's symbols, and the program validates as its
+       printed text does. Once placed it counts. */
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    REQUIRE_OK(wa_program_label_create(&l, prog, "k"));
+    REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+    CHECK_OK(wa_program_validate(NULL, prog, NULL));
+    char *text = ut_print(prog);
+    wa_program *back = NULL;
+    if (text)
+        CHECK_OK(wa_program_parse(&back, ctx, text, strlen(text), "k.wa"));
+    if (back)
+        CHECK_OK(wa_program_validate(NULL, back, NULL));
+    wa_program_destroy(back);
+    wa_free(text);
+    REQUIRE_OK(wa_program_set_insert_point(prog, 0));
+    REQUIRE_OK(wa_build_label(prog, l));
+    CHECK_STATUS(wa_program_validate(NULL, prog, NULL), WA_E_VALIDATE);
+    CHECK_DIAG(ctx, WA_E_VALIDATE, "label 'k' clashes", UT_ANY, UT_ANY, WA_NO_TAG);
+    wa_program_destroy(prog);
     wa_context_destroy(ctx);
 }
 
