@@ -212,15 +212,6 @@ static void run_both_ways(const wa_program *prog, const options *o, const char *
     wa_program_destroy(work);
 }
 
-/* FNV-1a: options follow the input, so a finding reproduces from its file. */
-static uint64_t hash_bytes(const uint8_t *data, size_t size)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 1099511628211ull;
-    return h;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     wa_context *ctx = fz_context(WA_TARGET_GFX942);
@@ -234,7 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options o;
     options_init(&o, 0, 0);
     run_both_ways(prog, &o, "default options");
-    options_init(&o, hash_bytes(data, size), 1);
+    options_init(&o, fz_hash(data, size), 1);
     run_both_ways(prog, &o, "options from the input's hash");
     wa_program_destroy(prog);
     wa_context_destroy(ctx);

@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_sim.c — the simulator against the compiler: a valid parsed
    program runs in the simulator, a copy goes through the default pipeline, the
    result runs too, and both must leave the same memory wherever the original's
-   is defined.
+   is defined. A hash of the input picks the pipeline: the default one, or it
+   without cse, without peephole or without both.
 
    The comparison is the unit tests' differential harness (tests/unit/simdiff.c):
    global buffers get fixed contents, memory outside them is the permissive
@@ -39,12 +40,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
 
+    /* the default pipeline, or it without cse and/or peephole, as a hash of the
+       input says (allocation, waits and nops are always needed) */
+    uint64_t h = fz_hash(data, size);
     wa_program *compiled = NULL;
     FZ_REQUIRE(ctx, wa_program_clone(&compiled, prog) == WA_OK, "wa_program_clone failed");
-    wa_status st = wa_compile(compiled, NULL);
+    wa_pipeline *pl = NULL;
+    FZ_REQUIRE(ctx, wa_pipeline_create(&pl, ctx, NULL) == WA_OK, "wa_pipeline_create failed");
+    FZ_REQUIRE(ctx, wa_pipeline_enable(pl, WA_STAGE_CSE, (h & 1) == 0) == WA_OK &&
+                        wa_pipeline_enable(pl, WA_STAGE_PEEPHOLE, (h & 2) == 0) == WA_OK,
+               "wa_pipeline_enable failed");
+    wa_status st = wa_pipeline_run(pl, compiled);
+    wa_pipeline_destroy(pl);
     if (st != WA_OK) {
         /* legitimate (registers do not fit, ...); fuzz_pipeline checks these */
-        fz_check_failure(ctx, st, "wa_compile");
+        fz_check_failure(ctx, st, "wa_pipeline_run");
         wa_program_destroy(compiled);
         goto done;
     }

@@ -16,6 +16,14 @@ int fz_verbose(void)
     return cached;
 }
 
+uint64_t fz_hash(const uint8_t *data, size_t size)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 1099511628211ull;
+    return h;
+}
+
 void fz_fail(wa_context *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -118,9 +126,15 @@ void fz_round_trip(const wa_program *prog, const char *what)
     unsigned e1 = 0, e2 = 0;
     wa_status v1 = wa_program_validate(&e1, prog, NULL);
     wa_status v2 = wa_program_validate(&e2, p2, NULL);
-    FZ_REQUIRE(ctx, v1 == v2 && e1 == e2,
-               "%s: the program validates with %s (%u errors), its reparsed text with %s (%u)",
-               what, wa_status_string(v1), e1, wa_status_string(v2), e2);
+    if (v1 != v2 || e1 != e2) {
+        fprintf(stderr, "---- printed text (%s) ----\n%s---- end ----\n", what, t1);
+        wa_program_validate(NULL, prog, NULL);
+        for (unsigned i = 0; i < wa_context_diag_count(ctx) && i < 20; i++)
+            fprintf(stderr, "  program: %s\n", wa_context_diag(ctx, i)->message);
+        wa_program_validate(NULL, p2, NULL);
+        fz_fail(ctx, "%s: the program validates with %s (%u errors), its reparsed text with %s (%u)",
+                what, wa_status_string(v1), e1, wa_status_string(v2), e2);
+    }
     wa_program_destroy(p2);
     wa_free(t1);
 

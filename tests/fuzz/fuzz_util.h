@@ -55,6 +55,10 @@ char *fz_print(const wa_program *prog, unsigned flags);
    `what` names the program's origin in the report. */
 void fz_round_trip(const wa_program *prog, const char *what);
 
+/* FNV-1a of the input: targets derive options from it, so that a finding
+   reproduces from its file alone. */
+uint64_t fz_hash(const uint8_t *data, size_t size);
+
 /* Whether the environment variable FUZZ_VERBOSE is set (not "0"): the targets
    then say on stderr why an input stops early. */
 int fz_verbose(void);
