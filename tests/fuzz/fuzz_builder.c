@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Builder gaps that are being closed separately. While this is 1 the round trip
-   is not required of programs that have one of them:
+/* Known builder gaps, not closed yet. While this is 1 the round trip is not
+   required of programs that have one of them:
      1. an operand that is not a label in a branch target position (the builder
         accepts e.g. an immediate there; the text form can only name a label);
      2. modifiers on a label or comment item (wa_program_set_mods accepts them;
