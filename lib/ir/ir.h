@@ -81,6 +81,18 @@ static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info
     return r;
 }
 
+/* The MFMA operand rule (WA_IF_EARLY_CLOBBER): may source operand `k` of MFMA
+   `info` share registers with vdst? `identical` says whether it names exactly
+   vdst's registers. An early-clobber result must be disjoint from every source
+   except a srcC (operand 3) identical to it; a narrower result may overlap any
+   source (the assembler and LLVM's allocator agree). */
+static inline int wa_mfma_overlap_allowed(const wa_isa_info *info, unsigned k, int identical)
+{
+    if (!(info->flags & WA_IF_EARLY_CLOBBER))
+        return 1;
+    return k == 3 && identical;
+}
+
 /* Location of item `index` for diagnostics. */
 wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
 

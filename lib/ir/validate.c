@@ -470,9 +470,16 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const wa_operand *d = &in->ops[0], *c = &in->ops[3];
     if (is_reg(c) && is_reg(d) && c->reg_class != d->reg_class)
         verr(V, loc, "%s: srcC and vdst must both be VGPRs or both AGPRs", info->mnemonic);
-    int same;
-    if (overlap(d, c, &same) && !same)
-        verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
+    for (unsigned k = 1; k < in->nops; k++) {
+        int same;
+        if (!overlap(d, &in->ops[k], &same) || wa_mfma_overlap_allowed(info, k, same))
+            continue;
+        if (k == 3)
+            verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
+        else
+            verr(V, loc, "%s: vdst must not overlap %s: the %u-register result is written while the sources are still read",
+                 info->mnemonic, info->operands[k].name, info->operands[0].size);
+    }
     const wa_mods *m = &in->mods;
     const wa_mfma_shape *shape = wa_isa_mfma_shape(in->op);
     if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)

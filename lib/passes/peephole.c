@@ -446,8 +446,8 @@ static int fits(const pp *P, unsigned op, const wa_operand *ops, unsigned nops)
         for (unsigned k = 1; k < nops; k++) {
             if (!is_reg(&ops[k]) || !overlap(d, &ops[k]))
                 continue;
-            if (!(info->operands[k].classes & WA_OC_INLINE) || !same_reg(d, &ops[k]))
-                return 0; /* A/B/scales overlap D, or C overlaps D partially */
+            if (!wa_mfma_overlap_allowed(info, k, same_reg(d, &ops[k])))
+                return 0;
         }
         for (unsigned k = 1; k < nops; k++)
             if ((info->operands[k].classes & WA_OC_INLINE) && is_reg(&ops[k]) && is_reg(d) &&

@@ -285,11 +285,21 @@ static void mfma_operands(void)
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]\n" END);
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], a[0:3]\n" END);
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[8:11]\n" END);
-    INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[2:5]\n" END,
+    /* The overlap rule (WA_IF_EARLY_CLOBBER): a result of 128 bits or less may
+       overlap any source; a wider one takes srcC identical or disjoint and
+       shares nothing with srcA/srcB. */
+    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[2:5]\n" END);
+    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[0:1], v[2:3], 0\n" END);
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[2:17]\n" END,
             "srcC|identical to vdst or not overlap", 1, 3, 0);
-    INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 %v0<8,align=2>[0:3], v[4:5], v[6:7], %v0[2:5]\n" END,
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 %v0<32,align=2>[0:15], v[32:33], v[34:35], %v0[2:17]\n" END,
             "srcC|overlap", 1, 3, 0);
-    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 %v0<8,align=2>[0:3], v[4:5], v[6:7], %v0[4:7]\n" END);
+    VALID("gfx942", "  v_mfma_f32_32x32x8_f16 %v0<32,align=2>[0:15], v[32:33], v[34:35], %v0[16:31]\n" END);
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 v[0:15], v[14:15], v[18:19], 0\n" END,
+            "srcA|vdst must not overlap", 1, 3, 0);
+    INVALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[16:17], v[4:5], 0\n" END,
+            "srcB|vdst must not overlap", 1, 3, 0);
+    VALID("gfx90a", "  v_mfma_f64_4x4x4f64 v[0:1], v[0:1], v[2:3], v[0:1]\n" END);
     INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], v[0:3]\n" END,
             "srcC and vdst|both be VGPRs or both AGPRs", 1, 3, 0);
     /* broadcast controls */
