@@ -77,6 +77,13 @@ static void usage(FILE *f)
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
+/* The library's log hook: one line per call. */
+static void log_to_stderr(const char *line, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", line);
+}
+
 static int usage_error(const char *before, const char *arg, const char *after)
 {
     fprintf(stderr, "%s: error: %s'%s'%s\n(see '%s --help')\n", prog_name, before, arg, after,
@@ -565,6 +572,7 @@ int main(int argc, char **argv)
 
     wa_context *ctx;
     wa_context_options copts = WA_CONTEXT_OPTIONS_INIT;
+    copts.log_fn = log_to_stderr; /* debug switches (WAVE_DEBUG_*) print here */
     if (wa_context_create(&ctx, &copts) != WA_OK) {
         fprintf(stderr, "%s: error: cannot create a context\n", prog_name);
         return 1;

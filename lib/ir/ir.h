@@ -30,6 +30,7 @@ typedef struct wa_label_info {
 
 typedef struct wa_arg {
     wa_kernel_arg arg;        /* name points into the program arena */
+    uint32_t line, col;       /* source position of its `.arg` line (0 if built) */
 } wa_arg;
 
 struct wa_program {

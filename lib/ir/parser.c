@@ -940,7 +940,9 @@ static wa_status parse_abi(parser *P)
     return WA_OK;
 }
 
-static wa_status parse_arg(parser *P)
+/* `.arg` at column `dir_at` of the current line: the argument remembers where it
+   was written, for the validator's messages. */
+static wa_status parse_arg(parser *P, size_t dir_at)
 {
     wa_kernel_arg a = WA_KERNEL_ARG_INIT;
     char name[256];
@@ -1007,9 +1009,12 @@ static wa_status parse_arg(parser *P)
     (void)have_offset;
     if (!have_size)
         return PERR(P, "argument needs 'size:'");
-    st = wa_program_add_arg(NULL, P->prog, &a);
+    unsigned index;
+    st = wa_program_add_arg(&index, P->prog, &a);
     if (st)
         return relocate(P, at, st);
+    P->prog->args[index].line = P->line;
+    P->prog->args[index].col = (unsigned)dir_at + 1;
     return WA_OK;
 }
 
@@ -1053,7 +1058,7 @@ static wa_status parse_directive(parser *P)
         if ((st = parse_abi(P)))
             return st;
     } else if (eq_n(".arg", w, n)) {
-        if ((st = parse_arg(P)))
+        if ((st = parse_arg(P, at)))
             return st;
     } else if (eq_n(".vreg", w, n)) {
         do {

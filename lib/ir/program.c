@@ -531,6 +531,7 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
             return wa_error_nomem(ctx);
     }
     prog->args[prog->nargs].arg = a;
+    prog->args[prog->nargs].line = prog->args[prog->nargs].col = 0;
     if (out_index)
         *out_index = prog->nargs;
     prog->nargs++;

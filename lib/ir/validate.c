@@ -43,6 +43,16 @@ static wa_loc header_loc(const wa_program *prog)
     return loc;
 }
 
+/* Where argument `i` was written (its `.arg` line), else the kernel header. */
+static wa_loc arg_loc(const wa_program *prog, unsigned i)
+{
+    const wa_arg *a = &prog->args[i];
+    if (!a->line)
+        return header_loc(prog);
+    wa_loc loc = { prog->file, a->line, a->col, WA_NO_TAG };
+    return loc;
+}
+
 /* Operand text for messages ("%v4[1:2]", "s[0:1]", "0x1234"). */
 static const char *otext(vstate *V, const wa_operand *o, char *buf, size_t n)
 {
@@ -130,24 +140,25 @@ static void check_attributes(vstate *V)
              wa_target_max_lds(p->target), wa_target_name(p->target) ? wa_target_name(p->target) : "?");
     for (unsigned i = 0; i < p->nargs; i++) {
         const wa_kernel_arg *a = &p->args[i].arg;
+        wa_loc aloc = arg_loc(p, i);
         const char *nm = a->name ? a->name : "(unnamed)";
         if (a->size == 0)
-            verr(V, loc, "argument %u '%s' has size 0", i, nm);
+            verr(V, aloc, "argument %u '%s' has size 0", i, nm);
         if (a->align == 0 || (a->align & (a->align - 1)))
-            verr(V, loc, "argument %u '%s': alignment %u is not a power of two", i, nm, a->align);
+            verr(V, aloc, "argument %u '%s': alignment %u is not a power of two", i, nm, a->align);
         else if (a->offset % a->align)
-            verr(V, loc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
+            verr(V, aloc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
                  nm, a->offset, a->align);
         if ((a->kind == WA_ARG_GLOBAL_BUFFER || a->kind == WA_ARG_DYNAMIC_SHARED_POINTER) &&
             a->size != 8)
-            verr(V, loc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
+            verr(V, aloc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
                  a->size);
         if ((unsigned long long)a->offset + a->size > 65536ull)
-            verr(V, loc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
+            verr(V, aloc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
         for (unsigned j = 0; j < i; j++) {
             const wa_kernel_arg *b = &p->args[j].arg;
             if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                verr(V, loc, "argument %u '%s' overlaps argument %u '%s'", i, nm, j,
+                verr(V, aloc, "argument %u '%s' overlaps argument %u '%s'", i, nm, j,
                      b->name ? b->name : "(unnamed)");
         }
     }

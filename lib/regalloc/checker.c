@@ -839,6 +839,8 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
         return wa_error_nomem(ctx);
     if (C.errors > MAX_REPORTS)
         wa_note(ctx, WA_LOC_NONE, "%u more problems not shown", C.errors - MAX_REPORTS);
+    if (ctx->debug & WA_DEBUG_REGALLOC)
+        wa_log(ctx, "[REGALLOC] checker: %u instructions, %u values, %u problems", n, nv, C.errors);
     if (out_errors)
         *out_errors = C.errors;
     return C.errors ? WA_E_VALIDATE : WA_OK;

@@ -288,6 +288,36 @@ static void verify_catches_missing_waits(void)
     wa_context_destroy(ctx);
 }
 
+/* WA_PIPELINE_VERIFY runs the independent allocation checker on the library's
+   allocation (its WAVE_DEBUG_REGALLOC log line shows it ran), in the pipeline
+   and in wa_run_stage; without the flag it does not run. */
+static void verify_runs_allocation_checker(void)
+{
+    static const char *const env[] = { "WAVE_DEBUG_REGALLOC", NULL };
+    for (int verify = 0; verify <= 1; verify++) {
+        for (int single = 0; single <= 1; single++) {
+            ut_log_lines lines;
+            wa_context *ctx = ut_context_logging(WA_TARGET_GFX942, &lines, env);
+            wa_program *prog = ut_parse(ctx, kernel_text);
+            REQUIRE(prog != NULL);
+            wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+            po.flags = verify ? WA_PIPELINE_VERIFY : 0;
+            if (single) {
+                CHECK_OK(wa_run_stage(prog, WA_STAGE_REGALLOC, &po, NULL));
+            } else {
+                CHECK_OK(wa_compile(prog, &po));
+            }
+            ut_context("verify %d, %s", verify, single ? "wa_run_stage" : "wa_compile");
+            CHECK(strstr(lines.text, "[REGALLOC] checker:") != NULL ? verify : !verify);
+            if (verify)
+                CHECK_STR_CONTAINS(lines.text, "0 problems");
+            ut_context("%s", "");
+            wa_program_destroy(prog);
+            wa_context_destroy(ctx);
+        }
+    }
+}
+
 /* Per-stage options reach the stage: with the barrier wait turned off, the
    pipeline inserts fewer waits before s_barrier. */
 static void stage_options(void)
@@ -445,5 +475,6 @@ static void bench_kernels(void)
 
 UT_SUITE(UT_CASE(names) UT_CASE(bad_options) UT_CASE(default_pipeline_stats)
              UT_CASE(enable_and_replace) UT_CASE(verify_catches_missing_waits)
+                 UT_CASE(verify_runs_allocation_checker)
                  UT_CASE(stage_options) UT_CASE(random_programs) UT_CASE(examples)
                      UT_CASE(bench_kernels));

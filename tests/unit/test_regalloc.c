@@ -1767,39 +1767,13 @@ static void precolored_beyond_limit(void)
 
 /* ---- debug switches ---------------------------------------------------------------------- */
 
-typedef struct log_lines {
-    unsigned n;
-    char text[8192];
-} log_lines;
-
-static void collect(const char *line, void *user)
-{
-    log_lines *l = user;
-    size_t len = strlen(l->text), add = strlen(line);
-    if (len + add + 2 < sizeof(l->text)) {
-        memcpy(l->text + len, line, add);
-        l->text[len + add] = '\n';
-        l->text[len + add + 1] = '\0';
-    }
-    l->n++;
-}
-
 /* WAVE_DEBUG_REGALLOC logs decisions, WAVE_KERNEL_ALLOC_DEBUG every allocation
    and release, through the context's log hook (read when the context is made). */
 static void debug_switches_log(void)
 {
-    log_lines lines;
-    memset(&lines, 0, sizeof(lines));
-    setenv("WAVE_DEBUG_REGALLOC", "1", 1);
-    setenv("WAVE_KERNEL_ALLOC_DEBUG", "1", 1);
-    wa_context_options co = WA_CONTEXT_OPTIONS_INIT;
-    co.log_fn = collect;
-    co.log_user = &lines;
-    wa_context *ctx = NULL;
-    wa_status st = wa_context_create(&ctx, &co);
-    unsetenv("WAVE_DEBUG_REGALLOC");
-    unsetenv("WAVE_KERNEL_ALLOC_DEBUG");
-    REQUIRE(CHECK_OK(st));
+    ut_log_lines lines;
+    static const char *const env[] = { "WAVE_DEBUG_REGALLOC", "WAVE_KERNEL_ALLOC_DEBUG", NULL };
+    wa_context *ctx = ut_context_logging(WA_TARGET_GFX942, &lines, env);
     wa_program *prog = parse(ctx, "  .abi none\n"
                                   "  v_mov_b32 %v1, 1\n"
                                   "  global_load_dwordx4 %v2<4,align=2>, v[8:9], off\n"
