@@ -491,6 +491,25 @@ static void uses_adjust(pp *P, unsigned item, int delta)
     refs_adjust(P, item, WA_ROLE_USE, delta, 0);
 }
 
+/* 1 when the item is the only definition of some virtual register unit it
+   writes: a self-move or `x = x + 0` that is x's only definition must stay, or
+   x would be read with no definition at all. */
+static int only_definition(pp *P, unsigned item)
+{
+    const wa_instr *in = &P->prog->instrs[item];
+    const wa_isa_info *info = wa_isa(in->op);
+    unsigned n = nops_of(in, info);
+    for (unsigned k = 0; k < n; k++) {
+        if (!(wa_instr_role(in, info, k) & WA_ROLE_DEF))
+            continue;
+        unsigned b, c = opnd_units(P, &in->ops[k], &b);
+        for (unsigned u = b; u < b + c; u++)
+            if (is_virt_unit(u) && P->U[u].ndef <= 1)
+                return 1;
+    }
+    return 0;
+}
+
 /* Removes an item (the items are compacted at the end of the round). `gone`:
    its reads disappear (0: they move to the instruction that replaces it). */
 static wa_status erase_item_as(pp *P, unsigned item, int gone)
@@ -1022,11 +1041,14 @@ static wa_status try_identity(pp *P, unsigned j, unsigned first, int *erased)
             unsigned mov = P->mov_for[d->reg_class & 3u];
             if (!is_reg(d) || d->count != 1 || !mov || !implicit_ok(P, j, in->op, mov))
                 return WA_OK;
-            P->st->folded++;
             if (same_reg(d, x)) {
+                if (only_definition(P, j))
+                    return WA_OK;
+                P->st->folded++;
                 *erased = 1;
                 return erase_item(P, j);
             }
+            P->st->folded++;
             wa_operand ops[2] = { *d, *x };
             if (!fits(P, mov, ops, 2)) {
                 P->st->folded--;
@@ -1399,7 +1421,7 @@ static wa_status sweep(pp *P)
                 break;
             /* self-moves */
             if (!(P->flags & WA_PEEPHOLE_NO_MOVES) && (info->flags & WA_IF_MOVE) && in->nops == 2 &&
-                same_reg(&in->ops[0], &in->ops[1])) {
+                same_reg(&in->ops[0], &in->ops[1]) && !only_definition(P, j)) {
                 st = erase_item(P, j);
                 P->st->moves_removed++;
                 /* the read of the move's source is gone */
