@@ -813,6 +813,46 @@ static wa_status check_operand(wa_program *prog, const wa_operand *o, unsigned i
     }
 }
 
+/* What the text form can write back in operand position `idx` of `info`: a
+   branch target is a label and a label is only ever a branch target (the
+   printer writes a label's name, which the parser reads nowhere else). */
+static wa_status check_operand_position(wa_program *prog, const wa_isa_info *info, unsigned idx,
+                                        const wa_operand *o, wa_loc loc)
+{
+    int want_label = idx < info->num_operands && (info->operands[idx].classes & WA_OC_LABEL);
+    if (want_label && o->kind != WA_OPND_LABEL)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "%s operand %u (%s) must be a label",
+                        info->mnemonic, idx, info->operands[idx].name);
+    if (!want_label && o->kind == WA_OPND_LABEL)
+        return wa_error(prog->ctx, WA_E_INVALID, loc,
+                        "%s operand %u (%s): a label can only be a branch target", info->mnemonic,
+                        idx, idx < info->num_operands ? info->operands[idx].name : "?");
+    return WA_OK;
+}
+
+/* 1 if `m` (already imported) holds only the defaults. */
+static int mods_default(const wa_mods *m)
+{
+    wa_mods d = WA_MODS_INIT;
+    return m->flags == d.flags && m->offset == d.offset && m->offset1 == d.offset1 &&
+           m->cbsz == d.cbsz && m->abid == d.abid && m->blgp == d.blgp && m->op_sel == d.op_sel &&
+           m->op_sel_hi == d.op_sel_hi && m->vmcnt == d.vmcnt && m->lgkmcnt == d.lgkmcnt &&
+           m->expcnt == d.expcnt && m->dpp_ctrl == d.dpp_ctrl && m->row_mask == d.row_mask &&
+           m->bank_mask == d.bank_mask;
+}
+
+/* Labels and comments are printed without modifiers: they take none. */
+static wa_status check_pseudo_mods(wa_program *prog, const wa_isa_info *info, const wa_mods *m,
+                                   wa_loc loc)
+{
+    if (!(info->flags & WA_IF_PSEUDO))
+        return WA_OK;
+    wa_mods im = mods_import(m);
+    if (!mods_default(&im))
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "a %s takes no modifiers", info->mnemonic);
+    return WA_OK;
+}
+
 /* Field widths of wa_mods that the IR can represent. */
 static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc loc)
 {
@@ -855,11 +895,15 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
         return wa_error(ctx, WA_E_INVALID, loc, "operands missing");
     if (mods) {
         wa_status mst = check_mods_fields(prog, mods, loc);
+        if (!mst)
+            mst = check_pseudo_mods(prog, info, mods, loc);
         if (mst)
             return mst;
     }
     for (unsigned i = 0; i < nops; i++) {
         wa_status st = check_operand(prog, &ops[i], i, loc);
+        if (!st)
+            st = check_operand_position(prog, info, i, &ops[i], loc);
         if (st)
             return st;
     }
@@ -1033,12 +1077,14 @@ wa_status wa_program_set_operand(wa_program *prog, unsigned index, unsigned oper
     if (operand >= in->nops)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "operand index %u out of range", operand);
-    wa_status st = check_operand(prog, &value, operand, wa_instr_loc(prog, in));
-    if (st)
-        return st;
     if (in->op == WA_OP_LABEL)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "a label item's operand cannot be replaced");
+    wa_status st = check_operand(prog, &value, operand, wa_instr_loc(prog, in));
+    if (!st)
+        st = check_operand_position(prog, wa_isa(in->op), operand, &value, wa_instr_loc(prog, in));
+    if (st)
+        return st;
     value.reserved = 0;
     if (value.kind == WA_OPND_VIRT && value.count == 0)
         value.count = (uint16_t)(prog->vregs[value.id].size - value.first);
@@ -1056,6 +1102,8 @@ wa_status wa_program_set_mods(wa_program *prog, unsigned index, const wa_mods *m
                         mods ? "item %u out of range" : "mods missing (item %u)", index);
     wa_instr *in = &prog->instrs[index];
     wa_status mst = check_mods_fields(prog, mods, wa_instr_loc(prog, in));
+    if (!mst)
+        mst = check_pseudo_mods(prog, wa_isa(in->op), mods, wa_instr_loc(prog, in));
     if (mst)
         return mst;
     if ((mods->flags & WA_MOD_LDS) && !(wa_isa_get(in->op)->flags & WA_IF_LDS_DMA))
