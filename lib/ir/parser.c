@@ -133,6 +133,22 @@ static int is_ident_char(char c)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* 1 if a physical register starts here: v/s/a followed by '[' or by digits that
+   end the word (v12, s[0:1]); v1_loop and s0done are symbols, as the assembler
+   reads them. */
+static int at_physical(const parser *P)
+{
+    char c = cur(P);
+    if (c != 'v' && c != 's' && c != 'a')
+        return 0;
+    if (peek(P, 1) == '[')
+        return 1;
+    size_t k = 1;
+    while (is_digit(peek(P, k)))
+        k++;
+    return k > 1 && !is_ident_char(peek(P, k));
+}
+
 /* Reads an identifier; returns its length (0 if none). */
 static size_t read_ident(parser *P, const char **start)
 {
@@ -538,7 +554,7 @@ static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *sp
     char c = cur(P);
     if (c == '%')
         return read_virtual(P, o);
-    if ((c == 'v' || c == 's' || c == 'a') && (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+    if (at_physical(P))
         return read_physical(P, o);
     if (c == '-' || is_digit(c))
         return read_immediate(P, o);
@@ -857,8 +873,7 @@ static wa_status parse_instruction(parser *P)
         if (!is_ident_start(cur(P)))
             return PERR(P, "unexpected '%c' (expected ',' between operands or a modifier)",
                         cur(P));
-        if (nops > 0 && (cur(P) == 'v' || cur(P) == 's' || cur(P) == 'a') &&
-            (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+        if (nops > 0 && at_physical(P))
             return PERR(P, "expected ',' before another operand");
         if ((st = read_modifier(P, &mods)))
             return st;

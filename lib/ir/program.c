@@ -38,18 +38,47 @@ int wa_kernel_name_valid(const char *name)
     return wa_symbol_valid(name) && strncmp(name, ".L", 2) != 0;
 }
 
+/* 1 if `name` is `prefix` followed by decimal digits only (v7, ttmp12, acc0). */
+static int prefix_digits(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || !name[n])
+        return 0;
+    for (const char *p = name + n; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* The names the AMDGPU assembler reads as registers or special operands where a
+   branch target goes (it then refuses the instruction), on gfx90a, gfx942 and
+   gfx950; tests/toolchain checks each one against llvm-mc. Register names are
+   a prefix followed by digits only: v1_loop and s0done are ordinary symbols. */
+static const char *const asm_register_prefixes[] = { "v", "s", "a", "acc", "ttmp" };
+static const char *const asm_special_names[] = {
+    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz",
+    "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask", "xnack_mask_lo",
+    "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "pc", "null",
+    "shared_base", "shared_limit", "private_base", "private_limit", "pops_exiting_wave_id",
+    "lds_direct", "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit",
+    "src_pops_exiting_wave_id", "src_lds_direct", "src_vccz", "src_execz", "src_scc",
+    "src_flat_scratch_base_lo", "src_flat_scratch_base_hi",
+};
+/* Words of the text form itself: the address keyword and the kernel delimiters. */
+static const char *const text_form_words[] = { "off", ".kernel", ".end_kernel" };
+
 int wa_label_name_valid(const char *name)
 {
-    static const char *const reserved[] = {
-        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "off",
-        ".kernel", ".end_kernel",
-    };
     if (!wa_symbol_valid(name))
         return 0;
-    if ((name[0] == 'v' || name[0] == 's' || name[0] == 'a') && name[1] >= '0' && name[1] <= '9')
-        return 0;
-    for (unsigned i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-        if (strcmp(name, reserved[i]) == 0)
+    for (unsigned i = 0; i < sizeof(asm_register_prefixes) / sizeof(asm_register_prefixes[0]); i++)
+        if (prefix_digits(name, asm_register_prefixes[i]))
+            return 0;
+    for (unsigned i = 0; i < sizeof(asm_special_names) / sizeof(asm_special_names[0]); i++)
+        if (strcmp(name, asm_special_names[i]) == 0)
+            return 0;
+    for (unsigned i = 0; i < sizeof(text_form_words) / sizeof(text_form_words[0]); i++)
+        if (strcmp(name, text_form_words[i]) == 0)
             return 0;
     return 1;
 }

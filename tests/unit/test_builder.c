@@ -463,19 +463,29 @@ static void labels(void)
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "loop|already exists", UT_ANY, UT_ANY, WA_NO_TAG);
     CHECK_STATUS(wa_program_label_create(&d, prog, "9lives"), WA_E_INVALID);
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "9lives|not a valid label", UT_ANY, UT_ANY, WA_NO_TAG);
-    /* Names the text form would read as registers, special registers or keywords. */
-    static const char *const unreadable[] = { "v1", "s0", "a2", "v1x", "exec", "vcc", "m0",
-                                              "scc", "off", ".kernel", ".end_kernel" };
+    /* Names the assembler reads as registers or special operands, and the text
+       form's own keywords. */
+    static const char *const unreadable[] = { "v1", "s0", "a2", "v07", "acc0", "ttmp3",
+                                              "exec", "vcc", "m0", "scc", "tba", "tma_hi",
+                                              "vccz", "execz", "flat_scratch", "xnack_mask",
+                                              "src_scc", "shared_base", "private_base",
+                                              "lds_direct", "null", "pc", "off", ".kernel",
+                                              ".end_kernel" };
     for (unsigned i = 0; i < sizeof(unreadable) / sizeof(unreadable[0]); i++) {
         ut_context("label '%s'", unreadable[i]);
         CHECK_STATUS(wa_program_label_create(&d, prog, unreadable[i]), WA_E_INVALID);
         CHECK_LAST_DIAG(ctx, WA_E_INVALID, "not a valid label", UT_ANY, UT_ANY, WA_NO_TAG);
     }
     ut_context("%s", "");
+    /* Names that only start like a register are ordinary symbols to the assembler. */
     CHECK_OK(wa_program_label_create(&d, prog, "vx1"));
+    CHECK_OK(wa_program_label_create(&d, prog, "v1x"));
+    CHECK_OK(wa_program_label_create(&d, prog, "v1_loop"));
+    CHECK_OK(wa_program_label_create(&d, prog, "s0done"));
+    CHECK_OK(wa_program_label_create(&d, prog, "ttmp"));
     CHECK_STATUS(wa_program_label_create(&d, prog, "a:b"), WA_E_INVALID);
     CHECK_STATUS(wa_program_label_create(NULL, prog, "x"), WA_E_INVALID);
-    CHECK_EQ_UINT(wa_program_label_count(prog), 6);
+    CHECK_EQ_UINT(wa_program_label_count(prog), 10);
 
     /* Placement: once. */
     CHECK_OK(wa_build_label(prog, b));
