@@ -52,9 +52,10 @@ static wa_status check_pipeline_options(wa_context *ctx, const wa_pipeline_optio
     if (!st && o->hazards)
         st = wa_check_options_version(ctx, o->hazards->version, WA_HAZARD_OPTIONS_VERSION,
                                       "wa_hazard_options");
-    if (!st && (o->flags & ~WA_PIPELINE_VERIFY))
+    unsigned known = WA_PIPELINE_VERIFY | WA_PIPELINE_NO_VALIDATE;
+    if (!st && (o->flags & ~known))
         st = wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "wa_pipeline_options: unknown flags 0x%x",
-                      o->flags & ~WA_PIPELINE_VERIFY);
+                      o->flags & ~known);
     return st;
 }
 
@@ -259,6 +260,15 @@ wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
         return WA_E_INVALID;
     wa_diag_reset(pl->ctx);
     memset(pl->stats, 0, sizeof(pl->stats));
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
+        pl->stats[s].version = WA_STAGE_STATS_VERSION;
+    /* A program the validator rejects is never compiled: the stages assume a
+       valid program and would fail later, elsewhere, or emit a broken kernel. */
+    if (!(pl->opts.flags & WA_PIPELINE_NO_VALIDATE)) {
+        wa_status vst = wa_program_validate(NULL, prog, NULL);
+        if (vst)
+            return vst;
+    }
     int waits_done = 0, hazards_done = 0;
     for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
         wa_stage_stats *ss = &pl->stats[s];
