@@ -143,6 +143,8 @@ static arg_pair *overlapping_args(vstate *V, unsigned *out_n)
     if (!span || !pairs) {
         wa_mem_free(V->ctx, span);
         wa_mem_free(V->ctx, pairs);
+        wa_error_nomem(V->ctx);
+        V->errors++;
         V->nomem = 1;
         return NULL;
     }
