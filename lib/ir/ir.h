@@ -45,6 +45,7 @@ struct wa_program {
     uint32_t header_line;     /* line of `.kernel` when parsed */
     wa_arg *args;
     unsigned nargs, capargs;
+    unsigned args_end;        /* largest offset + size of an argument (32-bit, as added) */
     wa_instr *instrs;
     unsigned ninstrs, capinstrs;
     wa_vreg *vregs;

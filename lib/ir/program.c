@@ -205,6 +205,7 @@ wa_status wa_program_clone(wa_program **out, const wa_program *src)
             p->args[i].arg.name = arena_dup_or_null(&p->arena, src->args[i].arg.name, &failed);
         }
         p->nargs = src->nargs;
+        p->args_end = src->args_end;
         if (src->nvregs)
             memcpy(p->vregs, src->vregs, src->nvregs * sizeof(wa_vreg));
         p->nvregs = src->nvregs;
@@ -536,12 +537,12 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
                         "argument alignment %u is not a power of two up to 4096", align);
     unsigned offset = arg->offset;
     if (offset == WA_ARG_OFFSET_AUTO) {
-        unsigned end = 0;
-        for (unsigned i = 0; i < prog->nargs; i++) {
-            unsigned e = prog->args[i].arg.offset + prog->args[i].arg.size;
-            if (e > end)
-                end = e;
-        }
+        /* after the end of the furthest argument, kept as they are added */
+        unsigned end = prog->args_end;
+        if (end > WA_ARG_OFFSET_AUTO - (align - 1) ||
+            ((end + align - 1) & ~(align - 1)) == WA_ARG_OFFSET_AUTO)
+            return wa_error(ctx, WA_E_RANGE, prog_loc(prog),
+                            "argument placed after byte %u: offset out of range", end);
         offset = (end + align - 1) & ~(align - 1);
     }
     if (WA_GROW(ctx, prog->args, prog->capargs, prog->nargs + 1))
@@ -564,6 +565,8 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
     if (out_index)
         *out_index = prog->nargs;
     prog->nargs++;
+    if (offset + a.size > prog->args_end)
+        prog->args_end = offset + a.size;
     return WA_OK;
 }
 

@@ -109,6 +109,84 @@ static const char *kind_word(const wa_operand *o)
 
 /* ---- attributes -------------------------------------------------------------------------------- */
 
+/* Two arguments that share bytes: `later` has the higher index. */
+typedef struct arg_pair {
+    unsigned later, earlier;
+} arg_pair;
+
+typedef struct arg_span {
+    unsigned long long lo, hi;
+    unsigned index;
+} arg_span;
+
+static int cmp_span(const void *x, const void *y)
+{
+    const arg_span *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const arg_pair *a = x, *b = y;
+    if (a->later != b->later)
+        return a->later < b->later ? -1 : 1;
+    return a->earlier < b->earlier ? -1 : a->earlier > b->earlier;
+}
+
+/* Overlapping arguments, ordered by the later index, then the earlier. Sorted by
+   offset, each argument is paired with the furthest-reaching argument before it
+   when that one reaches past its start. Of any two overlapping arguments the one
+   that starts later (on a tie, the higher index) gets a pair, so every overlap
+   is caught in O(n log n), with at most as many pairs as arguments: an argument
+   inside several others names one of them. NULL when there is none (or when
+   out of memory, noted in V). */
+static arg_pair *overlapping_args(vstate *V, unsigned *out_n)
+{
+    const wa_program *p = V->prog;
+    *out_n = 0;
+    if (p->nargs < 2)
+        return NULL;
+    arg_span *span = wa_mem_alloc(V->ctx, (size_t)p->nargs * sizeof(arg_span));
+    arg_pair *pairs = wa_mem_alloc(V->ctx, (size_t)p->nargs * sizeof(arg_pair));
+    if (!span || !pairs) {
+        wa_mem_free(V->ctx, span);
+        wa_mem_free(V->ctx, pairs);
+        wa_error_nomem(V->ctx);
+        V->errors++;
+        V->nomem = 1;
+        return NULL;
+    }
+    unsigned ns = 0, np = 0;
+    for (unsigned i = 0; i < p->nargs; i++) {
+        const wa_kernel_arg *a = &p->args[i].arg;
+        if (!a->size)
+            continue; /* no bytes (reported as such) */
+        span[ns].lo = a->offset;
+        span[ns].hi = (unsigned long long)a->offset + a->size;
+        span[ns++].index = i;
+    }
+    qsort(span, ns, sizeof(arg_span), cmp_span);
+    unsigned long long reach = 0;
+    unsigned holder = 0;
+    for (unsigned k = 0; k < ns; k++) {
+        if (k && span[k].lo < reach) {
+            unsigned a = span[k].index, b = span[holder].index;
+            pairs[np].later = a > b ? a : b;
+            pairs[np++].earlier = a > b ? b : a;
+        }
+        if (!k || span[k].hi > reach) {
+            reach = span[k].hi;
+            holder = k;
+        }
+    }
+    wa_mem_free(V->ctx, span);
+    qsort(pairs, np, sizeof(arg_pair), cmp_pair);
+    *out_n = np;
+    return pairs;
+}
+
 static void check_attributes(vstate *V)
 {
     const wa_program *p = V->prog;
@@ -138,6 +216,8 @@ static void check_attributes(vstate *V)
     if (p->lds_bytes > wa_target_max_lds(p->target))
         verr(V, loc, "LDS size %u bytes exceeds the %u bytes of %s", p->lds_bytes,
              wa_target_max_lds(p->target), wa_target_name(p->target) ? wa_target_name(p->target) : "?");
+    unsigned npairs = 0, k = 0;
+    arg_pair *pairs = overlapping_args(V, &npairs);
     for (unsigned i = 0; i < p->nargs; i++) {
         const wa_kernel_arg *a = &p->args[i].arg;
         wa_loc aloc = arg_loc(p, i);
@@ -155,13 +235,13 @@ static void check_attributes(vstate *V)
                  a->size);
         if ((unsigned long long)a->offset + a->size > 65536ull)
             verr(V, aloc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
-        for (unsigned j = 0; j < i; j++) {
-            const wa_kernel_arg *b = &p->args[j].arg;
-            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                verr(V, aloc, "argument %u '%s' overlaps argument %u '%s'", i, nm, j,
-                     b->name ? b->name : "(unnamed)");
+        for (; k < npairs && pairs[k].later == i; k++) {
+            const wa_kernel_arg *b = &p->args[pairs[k].earlier].arg;
+            verr(V, aloc, "argument %u '%s' overlaps argument %u '%s'", i, nm, pairs[k].earlier,
+                 b->name ? b->name : "(unnamed)");
         }
     }
+    wa_mem_free(V->ctx, pairs);
 }
 
 /* ---- operands ----------------------------------------------------------------------------------- */

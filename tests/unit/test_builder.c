@@ -994,11 +994,88 @@ static void hwreg_and_new_rows(void)
     wa_context_destroy(ctx);
 }
 
+/* Automatic offsets stay right with many arguments of mixed sizes and
+   alignments, explicit offsets in between (also below the end), and in clones
+   and parsed programs. */
+static void kernel_args_at_scale(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    static const unsigned sizes[] = { 1, 8, 2, 4, 3, 16, 1, 12 };
+    static const unsigned aligns[] = { 1, 8, 2, 4, 1, 16, 0, 4 };
+    unsigned long long end = 0; /* the furthest end so far, computed here */
+    int bad = 0;
+    for (unsigned i = 0; i < 20000 && !bad; i++) {
+        wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+        a.size = sizes[i % 8];
+        a.align = aligns[i % 8];
+        unsigned align = a.align ? a.align : 1; /* natural alignment of a 1-byte argument */
+        unsigned long long want = (end + align - 1) / align * align;
+        if (i % 997 == 500) { /* explicit, past the end */
+            a.offset = (unsigned)end + 40u;
+            want = a.offset;
+        } else if (i % 997 == 800) { /* explicit, inside the segment: the end stays */
+            a.offset = 0;
+            want = 0;
+        }
+        unsigned idx = 0;
+        wa_kernel_arg got;
+        if (!CHECK_OK(wa_program_add_arg(&idx, prog, &a)) || !CHECK_OK(wa_program_arg(&got, prog, idx)))
+            break;
+        if (!CHECK_EQ_UINT(got.offset, want))
+            bad = 1;
+        if (want + a.size > end)
+            end = want + a.size;
+    }
+    CHECK_EQ_UINT(wa_program_arg_count(prog), 20000);
+    CHECK_EQ_UINT(wa_program_kernarg_size(prog), (end + 7) / 8 * 8);
+
+    /* a clone continues after the same end */
+    wa_program *copy = NULL;
+    REQUIRE_OK(wa_program_clone(&copy, prog));
+    wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+    a.size = 4;
+    unsigned idx = 0;
+    wa_kernel_arg got;
+    CHECK_OK(wa_program_add_arg(&idx, copy, &a));
+    CHECK_OK(wa_program_arg(&got, copy, idx));
+    CHECK_EQ_UINT(got.offset, (end + 3) / 4 * 4);
+    wa_program_destroy(copy);
+
+    /* so does a parsed program, whose arguments have explicit offsets */
+    static const char text[] = ".kernel p\n  .arg x, by_value, offset:64, size:4\n"
+                               "  .arg y, by_value, offset:0, size:8\n  s_endpgm\n.end_kernel\n";
+    REQUIRE_OK(wa_program_parse(&copy, ctx, text, strlen(text), "p.wa"));
+    a.size = 8;
+    CHECK_OK(wa_program_add_arg(&idx, copy, &a));
+    CHECK_OK(wa_program_arg(&got, copy, idx));
+    CHECK_EQ_UINT(got.offset, 72);
+    wa_program_destroy(copy);
+
+    /* an automatic offset that would pass 4 GiB is an error, not a wrapped offset */
+    REQUIRE_OK(wa_program_create(&copy, ctx, "far"));
+    a.offset = 0xFFFFFFF0u;
+    a.size = 15;
+    a.align = 1;
+    CHECK_OK(wa_program_add_arg(NULL, copy, &a));
+    a.offset = WA_ARG_OFFSET_AUTO;
+    a.size = 1;
+    CHECK_STATUS(wa_program_add_arg(NULL, copy, &a), WA_E_RANGE);
+    CHECK_LAST_DIAG(ctx, WA_E_RANGE, "offset out of range", UT_ANY, UT_ANY, WA_NO_TAG);
+    CHECK_EQ_UINT(wa_program_arg_count(copy), 1);
+    wa_program_destroy(copy);
+
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(program_defaults)
     UT_CASE(attribute_setters)
     UT_CASE(abi_layout)
     UT_CASE(kernel_args)
+    UT_CASE(kernel_args_at_scale)
     UT_CASE(virtual_registers)
     UT_CASE(operand_constructors)
     UT_CASE(labels)

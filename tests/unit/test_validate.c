@@ -902,6 +902,75 @@ static void mods_version_1(void)
     wa_context_destroy(ctx);
 }
 
+/* Overlapping arguments among many: none in a large shuffled layout, and each
+   kind of overlap still reported with the kernel's location. */
+static void argument_overlaps_at_scale(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+    /* 8000 four-byte arguments at offsets 4 * ((i * 3001) mod 8000): all distinct */
+    enum { N = 8000 };
+    for (unsigned i = 0; i < N; i++) {
+        wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+        a.offset = 4u * (unsigned)((i * 3001ull) % N);
+        a.size = 4;
+        REQUIRE_OK(wa_program_add_arg(NULL, prog, &a));
+    }
+    unsigned errors = 99;
+    CHECK_OK(wa_program_validate(&errors, prog, NULL));
+    CHECK_EQ_UINT(errors, 0);
+
+    /* one more argument across two of them: both overlaps reported */
+    wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+    a.name = "wide";
+    a.offset = 4u * 1234u + 2u;
+    a.size = 4;
+    a.align = 2;
+    REQUIRE_OK(wa_program_add_arg(NULL, prog, &a));
+    CHECK_STATUS(wa_program_validate(&errors, prog, NULL), WA_E_VALIDATE);
+    CHECK_EQ_UINT(errors, 2);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned slot = (unsigned)((i * 3001ull) % N);
+        if (slot != 1234 && slot != 1235)
+            continue;
+        char words[64];
+        snprintf(words, sizeof(words), "argument %u 'wide' overlaps argument %u '(unnamed)'", N, i);
+        CHECK_DIAG(ctx, WA_E_VALIDATE, words, 0, 0, WA_NO_TAG);
+    }
+    wa_program_destroy(prog);
+
+    /* an earlier argument containing later ones, and equal ones: every argument
+       that starts inside another is named, in index order, at its .arg line */
+    static const char text[] =
+        "\n.kernel k\n"
+        "  .arg big, by_value, offset:16, size:32, align:16\n" /* 0: 16..48 */
+        "  .arg in1, by_value, offset:20, size:4\n"           /* 1: inside big */
+        "  .arg ok, by_value, offset:48, size:4\n"            /* 2: right after big */
+        "  .arg in2, by_value, offset:44, size:4\n"           /* 3: inside big */
+        "  .arg same, by_value, offset:48, size:4\n"          /* 4: equal to ok */
+        "  .arg low, by_value, offset:0, size:4\n"            /* 5: alone */
+        "  s_endpgm\n.end_kernel\n";
+    REQUIRE_OK(wa_program_parse(&prog, ctx, text, strlen(text), "args.wa"));
+    CHECK_STATUS(wa_program_validate(&errors, prog, NULL), WA_E_VALIDATE);
+    CHECK_EQ_UINT(errors, 3);
+    static const char *const want[] = {
+        "argument 1 'in1' overlaps argument 0 'big'",
+        "argument 3 'in2' overlaps argument 0 'big'",
+        "argument 4 'same' overlaps argument 2 'ok'",
+    };
+    static const unsigned want_line[] = { 4, 6, 7 };
+    for (unsigned k = 0; k < 3 && k < wa_context_diag_count(ctx); k++) {
+        const wa_diag *d = wa_context_diag(ctx, k);
+        CHECK_STR_EQ(d->message, want[k]);
+        CHECK_EQ_UINT(d->line, want_line[k]);
+        CHECK_EQ_UINT(d->col, 3);
+    }
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(opcode_availability)
     UT_CASE(operand_class)
@@ -919,6 +988,7 @@ UT_SUITE(
     UT_CASE(undefined_virtual_registers)
     UT_CASE(duplicate_tags)
     UT_CASE(attributes)
+    UT_CASE(argument_overlaps_at_scale)
     UT_CASE(physical_only)
     UT_CASE(max_errors)
     UT_CASE(several_problems)
