@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite twice:
-#   gcc       gcc build (RelWithDebInfo, warnings are errors) in build/test-gcc, ctest
+#   gcc       gcc build (RelWithDebInfo) in build/test-gcc, ctest
 #   sanitize  clang build with -DWAVEASM_SANITIZE=ON (AddressSanitizer with leak
 #             checks, UndefinedBehaviorSanitizer; Debug, so asserts are on) in
 #             build/test-clang-sanitize, ctest
-# Exits non-zero if any build or test fails.
+# Both builds treat warnings as errors (-DWAVEASM_WERROR=ON). Exits non-zero if
+# any build or test fails.
 #
 #   scripts/test.sh [gcc] [sanitize]     (default: both, in that order)
 #
@@ -14,7 +15,7 @@ set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 
@@ -106,7 +107,7 @@ for s in "${stages[@]}"; do
             if run_stage gcc build/test-gcc \
                     -DCMAKE_C_COMPILER="${GCC:-gcc}" \
                     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-                    -DWAVEASM_SANITIZE=OFF; then
+                    -DWAVEASM_SANITIZE=OFF -DWAVEASM_WERROR=ON; then
                 results+=("gcc: ok")
             else
                 results+=("gcc: FAILED")
@@ -118,7 +119,7 @@ for s in "${stages[@]}"; do
                run_stage sanitize build/test-clang-sanitize \
                     -DCMAKE_C_COMPILER="${CLANG:-clang}" \
                     -DCMAKE_BUILD_TYPE=Debug \
-                    -DWAVEASM_SANITIZE=ON; then
+                    -DWAVEASM_SANITIZE=ON -DWAVEASM_WERROR=ON; then
                 results+=("clang + ASan/UBSan: ok")
             else
                 results+=("clang + ASan/UBSan: FAILED")
