@@ -49,7 +49,8 @@ if [[ -z "$library" ]]; then
     cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="${CC:-cc}" \
         -DWAVEASM_BUILD_TESTS=OFF -DWAVEASM_BUILD_BENCH=OFF >/dev/null
     cmake --build "$build_dir" --target waveasm -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-    library=$(find "$build_dir/lib" -name 'libwaveasm.so.*.*.*' -type f | head -n 1)
+    # The development link names the current version (older ones may remain).
+    library=$(readlink -f "$build_dir/lib/libwaveasm.so")
 fi
 
 work=$(mktemp -d)

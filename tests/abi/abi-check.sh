@@ -95,8 +95,9 @@ if ! has_debug_info "$library"; then
         echo "abi-check: building the library with debug info failed" >&2
         exit 2
     }
-    library=$(find "$lib_build/lib" -name 'libwaveasm.so.*.*.*' -type f | head -n 1)
-    if [[ -z "$library" ]] || ! has_debug_info "$library"; then
+    # The development link names the current version (older ones may remain).
+    library=$(readlink -f "$lib_build/lib/libwaveasm.so" || true)
+    if [[ -z "$library" || ! -f "$library" ]] || ! has_debug_info "$library"; then
         echo "abi-check: no library with debug info in $lib_build" >&2
         exit 2
     fi
@@ -149,7 +150,8 @@ if ((incompatible)); then
     echo "ABI: INCOMPATIBLE change against $(basename "$baseline") (see above)."
     echo "Keep the existing interfaces as they are (add, do not change), or, for an"
     echo "intended break, raise the major version in CMakeLists.txt and run"
-    echo "scripts/update-abi-baseline.sh."
+    echo "scripts/update-abi-baseline.sh (--allow-incompatible records a break"
+    echo "without a new major version)."
     exit 1
 fi
 echo "ABI: compatible additions only (see above); scripts/update-abi-baseline.sh"
