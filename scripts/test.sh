@@ -13,7 +13,8 @@
 #   scripts/test.sh [gcc] [sanitize] [tsan] [valgrind]   (default: all, in that order)
 #
 # Environment: JOBS (build jobs, default: number of CPUs), CTEST_JOBS (default 2),
-# CTEST_ARGS (extra ctest arguments, e.g. "-R consumer"), GCC and CLANG (compilers).
+# CTEST_ARGS (extra ctest arguments of the gcc and sanitize stages, e.g. "-R consumer"),
+# GCC and CLANG (compilers).
 set -euo pipefail
 
 case "${1:-}" in
@@ -64,7 +65,7 @@ count_results() {
 }
 
 # Per-stage settings for build_stage and run_stage: the targets to build
-# (default: all) and extra ctest arguments (e.g. a label).
+# (default: all) and the stage's own test selection (replaces CTEST_ARGS).
 stage_targets=()
 stage_ctest=()
 
@@ -102,9 +103,10 @@ run_stage() {
     local name=$1 dir=$2
     build_stage "$@" || return 1
     echo "==== $name: ctest"
-    local rc=0
+    local rc=0 select=("${ctest_extra[@]}")
+    [[ ${#stage_ctest[@]} -eq 0 ]] || select=("${stage_ctest[@]}")
     ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$ctest_jobs" \
-        "${stage_ctest[@]}" "${ctest_extra[@]}" 2>&1 | tee "$log_dir/$name-ctest.log" || rc=$?
+        "${select[@]}" 2>&1 | tee "$log_dir/$name-ctest.log" || rc=$?
     if ! count_results "$log_dir/$name-ctest.log"; then
         echo "==== $name: ctest printed no summary"
         total_failed=$((total_failed + 1))
