@@ -2034,10 +2034,9 @@ unsigned rp_verify_allocation(const rp_ref *r, const wa_program *prog,
         if (r->mfma[i]) {
             wa_instr_view v;
             wa_program_get(&v, prog, i);
-            unsigned rs[4], rc[4], rn[4], ok[4];
+            unsigned rs[4] = { 0 }, rc[4] = { 0 }, rn[4] = { 0 }, ok[4] = { 0 };
             for (unsigned k = 0; k < 4 && k < v.num_operands; k++) {
                 const wa_operand *op = &v.operands[k];
-                ok[k] = 0;
                 if (op->kind == WA_OPND_VIRT && op->id < nv && first[op->id] != NONE) {
                     rs[k] = first[op->id] + op->first;
                     rc[k] = op->reg_class;
