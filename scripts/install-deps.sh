@@ -6,8 +6,9 @@
 #   scripts/install-deps.sh            install what is missing
 #   scripts/install-deps.sh --check    only report what is missing (exit 1 if any)
 #
-# The LLVM 22 packages (llvm-22, lld-22, llvm-22-tools) must be reachable from the
-# machine's configured apt sources.
+# The LLVM 22 packages (llvm-22, lld-22, llvm-22-tools, llvm-22-dev,
+# libmlir-22-dev, mlir-22-tools, clang-22, libclang-rt-22-dev) must be reachable
+# from the machine's configured apt sources.
 set -euo pipefail
 
 check_only=0
@@ -15,7 +16,7 @@ case "${1:-}" in
     "") ;;
     --check) check_only=1 ;;
     -h|--help)
-        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     *)
         echo "install-deps: unknown argument '$1' (try --help)" >&2
@@ -36,6 +37,13 @@ deps=(
     "llvm-22        llvm-mc-22"
     "lld-22         ld.lld-22"
     "llvm-22-tools  FileCheck-22"
+    "llvm-22-dev    -"
+    "libmlir-22-dev -"
+    "mlir-22-tools  mlir-opt-22"
+    "clang-22       clang-22"
+    "libclang-rt-22-dev -"
+    "valgrind       valgrind"
+    "abigail-tools  abidw"
     "python3        -"
     "python3-pytest -"
     "python3-pip    -"

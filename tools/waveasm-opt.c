@@ -16,6 +16,7 @@
    usage (unknown option, missing or bad option value, conflicting options). */
 #include <waveasm/waveasm.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,9 @@ static void usage(FILE *f)
             "  --sim-buffer-bytes=<n>           bytes per global buffer, filled with a\n"
             "                                   pattern (default 1048576)\n"
             "  --sim-hazards                    also check wait states (s_nop)\n"
+            "  --sim-max-instructions=<n>       stop a wave that executes more than n\n"
+            "                                   instructions, as an error (default 1000000;\n"
+            "                                   the library's own default is 100 million)\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
             "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
             "  --version, --help\n"
@@ -77,6 +81,13 @@ static void usage(FILE *f)
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
+/* The library's log hook: one line per call. */
+static void log_to_stderr(const char *line, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", line);
+}
+
 static int usage_error(const char *before, const char *arg, const char *after)
 {
     fprintf(stderr, "%s: error: %s'%s'%s\n(see '%s --help')\n", prog_name, before, arg, after,
@@ -187,9 +198,14 @@ static size_t alloc_summary(char *buf, size_t size, const wa_regalloc_stats *rs,
 
 /* --simulate settings */
 #define SIM_MAX_ARGS 32
+/* The CLI's instruction limit per wave: an endless loop stops within seconds
+   even with 16 waves, far above what a test kernel executes. */
+#define SIM_CLI_MAX_INSTRUCTIONS 1000000ull
+
 typedef struct sim_cli {
     int on, hazards;
     unsigned seeds, grid[3];
+    unsigned long long max_instructions;
     unsigned long long buffer_bytes;
     unsigned nargs, arg_index[SIM_MAX_ARGS];
     long long arg_value[SIM_MAX_ARGS];
@@ -226,6 +242,7 @@ static int simulate(wa_context *ctx, const wa_program *prog, const sim_cli *cli)
     for (unsigned seed = 1; seed <= cli->seeds && rc == 0; seed++) {
         wa_sim_options o = WA_SIM_OPTIONS_INIT;
         o.seed = seed;
+        o.max_instructions = cli->max_instructions;
         memcpy(o.grid, cli->grid, sizeof(o.grid));
         if (cli->hazards)
             o.flags |= WA_SIM_HAZARDS;
@@ -258,6 +275,9 @@ static int simulate(wa_context *ctx, const wa_program *prog, const sim_cli *cli)
             st = wa_sim_run(sim);
         if (st != WA_OK) {
             report(ctx, st);
+            if (st == WA_E_SIM_LIMIT)
+                fprintf(stderr, "%s: note: at most %llu instructions per wave "
+                        "(--sim-max-instructions)\n", prog_name, cli->max_instructions);
             fprintf(stderr, "%s: simulation with seed %u failed\n", prog_name, seed);
             rc = 1;
         } else if (seed == 1) {
@@ -426,6 +446,7 @@ int main(int argc, char **argv)
     sim.seeds = 4;
     sim.grid[0] = sim.grid[1] = sim.grid[2] = 1;
     sim.buffer_bytes = 1u << 20;
+    sim.max_instructions = SIM_CLI_MAX_INSTRUCTIONS;
     pass_cli pc;
     memset(&pc, 0, sizeof(pc));
     {
@@ -474,6 +495,14 @@ int main(int argc, char **argv)
             if (missing || end == v || *end || n > (1ull << 32))
                 return usage_error("option ", a, " needs a byte count (at most 4 GiB)");
             sim.buffer_bytes = n;
+            sim.on = 1;
+        } else if ((v = option_value(argc, argv, &i, "--sim-max-instructions", &missing)) ||
+                   missing) {
+            errno = 0;
+            unsigned long long n = missing ? 0 : strtoull(v, &end, 10);
+            if (missing || end == v || *end || *v == '-' || errno || n == 0)
+                return usage_error("option ", a, " needs an instruction count (at least 1)");
+            sim.max_instructions = n;
             sim.on = 1;
         } else if ((v = option_value(argc, argv, &i, "--sim-arg", &missing)) || missing) {
             unsigned long idx = missing ? 0 : strtoul(v, &end, 10);
@@ -565,6 +594,7 @@ int main(int argc, char **argv)
 
     wa_context *ctx;
     wa_context_options copts = WA_CONTEXT_OPTIONS_INIT;
+    copts.log_fn = log_to_stderr; /* debug switches (WAVE_DEBUG_*) print here */
     if (wa_context_create(&ctx, &copts) != WA_OK) {
         fprintf(stderr, "%s: error: cannot create a context\n", prog_name);
         return 1;

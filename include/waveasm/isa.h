@@ -88,6 +88,13 @@ typedef enum wa_data_type {
                                         exactly WA_OC_SGPR is the base of an SGPR index
                                         relative to M0 (the register accessed is base + M0,
                                         which no analysis sees); it must be physical */
+#define WA_IF_EARLY_CLOBBER 0x00200000u /* MFMA whose result (wider than 128 bits) is written
+                                        while its sources are still read: vdst must not
+                                        overlap srcA, srcB or the scale operands, and srcC
+                                        is identical to vdst or disjoint from it. Without
+                                        the flag vdst may share registers with any source.
+                                        The validator, the allocator, the allocation
+                                        checker and the peephole pass all read this. */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u

@@ -178,9 +178,16 @@ WA_API wa_status wa_stage_from_name(wa_stage *out, const char *name);
 typedef wa_status (*wa_stage_fn)(wa_program *prog, wa_pass_stats *stats, void *payload);
 
 #define WA_PIPELINE_VERIFY 0x1u   /* after every stage: validate, and run the checkers
-                                     that apply (regalloc: the allocation checker;
+                                     that apply (regalloc: wa_regalloc_check on the
+                                     library's allocation before it is applied, and no
+                                     virtual register left after a host's replacement;
                                      waitcnt and later: wa_check_waitcnt; hazards:
-                                     wa_check_hazards); a failure stops the pipeline */
+                                     wa_check_hazards); a failure stops the pipeline.
+                                     wa_run_stage honours it for regalloc too. */
+#define WA_PIPELINE_NO_VALIDATE 0x2u /* skip the validation that wa_pipeline_run (and
+                                        wa_compile) does before the first stage: a program
+                                        the validator rejects (WA_E_VALIDATE, with its
+                                        diagnostics) is otherwise never compiled */
 
 typedef struct wa_pipeline_options {
     unsigned version;             /* WA_PIPELINE_OPTIONS_VERSION */

@@ -266,7 +266,10 @@ WA_API unsigned wa_program_label_count(const wa_program *prog);
    Builders insert at the insert point (the end unless moved) and return the new
    instruction's tag through `out` (which may be NULL). They check structure:
    the opcode exists, the operand count matches the table, register ids, classes
-   and component ranges are consistent, modifiers are versioned. Target rules
+   and component ranges are consistent, modifiers are versioned, a branch target
+   is a label and a label is nothing else, labels and comments carry no
+   modifiers: whatever a builder or an edit accepts prints as text that parses
+   back to an equal program (WA_E_INVALID otherwise). Target rules
    (allowed classes per position, sizes, alignment, literals, constant bus,
    ranges) are the validator's job (validate.h), so programs can be built first
    and checked as a whole. */

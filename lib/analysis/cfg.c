@@ -185,17 +185,118 @@ static wa_status build_rpo(wa_cfg *cfg, wa_context *ctx)
     return WA_OK;
 }
 
-/* ---- dominators ------------------------------------------------------------------------------ */
+/* ---- dominators ------------------------------------------------------------------------------
 
-static unsigned intersect(const wa_cfg *cfg, unsigned a, unsigned b)
+   Lengauer-Tarjan with path compression (O(E log N)): the iterative scheme of
+   Cooper, Harvey and Kennedy walks the dominator tree once per predecessor, which
+   is quadratic when many deep blocks branch to one label. */
+
+/* Compresses the forest path above v (iteratively: long chains are common). */
+static void lt_compress(unsigned v, unsigned *anc, unsigned *label, const unsigned *semi,
+                        unsigned *stack)
 {
-    while (a != b) {
-        while (cfg->rpo_index[a] > cfg->rpo_index[b])
-            a = cfg->idom[a];
-        while (cfg->rpo_index[b] > cfg->rpo_index[a])
-            b = cfg->idom[b];
+    unsigned sp = 0;
+    while (anc[anc[v]] != WA_NONE) {
+        stack[sp++] = v;
+        v = anc[v];
     }
-    return a;
+    while (sp) {
+        unsigned x = stack[--sp], a = anc[x];
+        if (semi[label[a]] < semi[label[x]])
+            label[x] = label[a];
+        anc[x] = anc[a];
+    }
+}
+
+static unsigned lt_eval(unsigned v, unsigned *anc, unsigned *label, const unsigned *semi,
+                        unsigned *stack)
+{
+    if (anc[v] == WA_NONE)
+        return v;
+    lt_compress(v, anc, label, semi, stack);
+    return label[v];
+}
+
+/* cfg->idom of every reachable block (the entry its own), WA_NONE elsewhere. */
+static wa_status lt_idoms(wa_cfg *cfg, wa_context *ctx)
+{
+    unsigned nb = cfg->nblocks;
+    unsigned *dfn = NULL, *vertex = NULL, *parent = NULL, *semi = NULL, *anc = NULL, *label = NULL,
+             *bhead = NULL, *bnext = NULL, *stack = NULL, *next = NULL;
+    wa_status st = WA_OK;
+    if (!ALLOC(dfn, nb) || !ALLOC(vertex, nb) || !ALLOC(parent, nb) || !ALLOC(semi, nb) ||
+        !ALLOC(anc, nb) || !ALLOC(label, nb) || !ALLOC(bhead, nb) || !ALLOC(bnext, nb) ||
+        !ALLOC(stack, nb) || !ALLOC(next, nb)) {
+        st = wa_error_nomem(ctx);
+        goto done;
+    }
+    /* depth-first preorder from the entry; dfn[b] == WA_NONE: unreachable */
+    for (unsigned b = 0; b < nb; b++) {
+        dfn[b] = anc[b] = bhead[b] = WA_NONE;
+        label[b] = b;
+    }
+    unsigned n = 0, sp = 0, entry = cfg->rpo[0];
+    dfn[entry] = n;
+    vertex[n++] = entry;
+    parent[entry] = WA_NONE;
+    next[entry] = cfg->succ.off[entry];
+    stack[sp++] = entry;
+    while (sp) {
+        unsigned b = stack[sp - 1];
+        if (next[b] == cfg->succ.off[b + 1]) {
+            sp--;
+            continue;
+        }
+        unsigned s = cfg->succ.data[next[b]++];
+        if (dfn[s] != WA_NONE)
+            continue;
+        dfn[s] = n;
+        vertex[n++] = s;
+        parent[s] = b;
+        next[s] = cfg->succ.off[s];
+        stack[sp++] = s;
+    }
+    for (unsigned i = 0; i < n; i++)
+        semi[vertex[i]] = i;
+    for (unsigned i = n; i-- > 1;) {
+        unsigned w = vertex[i];
+        for (unsigned e = cfg->pred.off[w]; e < cfg->pred.off[w + 1]; e++) {
+            unsigned v = cfg->pred.data[e];
+            if (dfn[v] == WA_NONE)
+                continue;
+            unsigned u = lt_eval(v, anc, label, semi, stack);
+            if (semi[u] < semi[w])
+                semi[w] = semi[u];
+        }
+        unsigned sb = vertex[semi[w]];
+        bnext[w] = bhead[sb];
+        bhead[sb] = w;
+        unsigned p = parent[w];
+        anc[w] = p;
+        for (unsigned v = bhead[p]; v != WA_NONE; v = bnext[v]) {
+            unsigned u = lt_eval(v, anc, label, semi, stack);
+            cfg->idom[v] = semi[u] < semi[v] ? u : p;
+        }
+        bhead[p] = WA_NONE;
+    }
+    for (unsigned i = 1; i < n; i++) {
+        unsigned w = vertex[i];
+        if (cfg->idom[w] != vertex[semi[w]])
+            cfg->idom[w] = cfg->idom[cfg->idom[w]];
+    }
+    cfg->idom[entry] = entry;
+done:
+    wa_mem_free(ctx, dfn);
+    wa_mem_free(ctx, vertex);
+    wa_mem_free(ctx, parent);
+    wa_mem_free(ctx, semi);
+    wa_mem_free(ctx, anc);
+    wa_mem_free(ctx, label);
+    wa_mem_free(ctx, bhead);
+    wa_mem_free(ctx, bnext);
+    wa_mem_free(ctx, stack);
+    wa_mem_free(ctx, next);
+    return st;
 }
 
 static wa_status build_dominators(wa_cfg *cfg, wa_context *ctx)
@@ -208,23 +309,9 @@ static wa_status build_dominators(wa_cfg *cfg, wa_context *ctx)
     if (!cfg->nrpo)
         return WA_OK;
     unsigned entry = cfg->rpo[0];
-    cfg->idom[entry] = entry;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (unsigned i = 1; i < cfg->nrpo; i++) {
-            unsigned b = cfg->rpo[i], nd = WA_NONE;
-            for (unsigned e = cfg->pred.off[b]; e < cfg->pred.off[b + 1]; e++) {
-                unsigned p = cfg->pred.data[e];
-                if (cfg->idom[p] == WA_NONE)
-                    continue; /* unreachable or not yet processed */
-                nd = nd == WA_NONE ? p : intersect(cfg, p, nd);
-            }
-            if (nd != cfg->idom[b]) {
-                cfg->idom[b] = nd;
-                changed = 1;
-            }
-        }
-    }
+    wa_status st = lt_idoms(cfg, ctx);
+    if (st)
+        return st;
     /* Dominator tree children (CSR), then DFS numbering for O(1) queries. */
     unsigned *coff = NULL, *cdat = NULL, *fill = NULL, *stack = NULL, *it = NULL;
     if (!ALLOC(coff, nb + 1) || !ALLOC(cdat, nb) || !ALLOC(fill, nb) || !ALLOC(stack, nb) ||

@@ -109,11 +109,12 @@ static int weak_use(const lv *L, unsigned item, const wa_instr *in, const wa_isa
     return L->partial && L->partial[item] && wa_lane_masked_write(in, info, k);
 }
 
-/* Early-clobber definition: an MFMA result must not share registers with the
-   sources it reads (vdst is written while srcA/srcB are still being read). */
+/* Early-clobber definition: a wide MFMA result must not share registers with
+   the sources it reads (vdst is written while srcA/srcB are still being read),
+   so it is defined at the instruction's use point. */
 static int early_clobber(const wa_isa_info *info, unsigned role)
 {
-    return (info->flags & WA_IF_MFMA) && role == WA_ROLE_DEF;
+    return (info->flags & WA_IF_EARLY_CLOBBER) && role == WA_ROLE_DEF;
 }
 
 static wa_status setup_values(lv *L)
@@ -883,7 +884,7 @@ segs_done:
         for (unsigned i = 0; i < R->nitems; i++) {
             const wa_instr *in = &prog->instrs[i];
             const wa_isa_info *info = wa_isa(in->op);
-            if (!(info->flags & WA_IF_MFMA) || in->nops < 4)
+            if (!(info->flags & WA_IF_EARLY_CLOBBER) || in->nops < 4)
                 continue;
             const wa_operand *d = &in->ops[0], *c = &in->ops[3];
             if (d->kind != WA_OPND_VIRT || c->kind != WA_OPND_VIRT || d->id == c->id ||

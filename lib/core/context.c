@@ -300,9 +300,9 @@ const char *wa_context_last_error(const wa_context *cctx)
 
 void wa_log(wa_context *ctx, const char *fmt, ...)
 {
-    /* Without a log hook, debug output (WAVE_DEBUG_*) goes to stderr: setting the
-       switch is the request. */
-    if (!ctx->opts.log_fn && !ctx->debug)
+    /* The library never prints: without a log hook the line is dropped (the
+       command-line tools install a hook that writes to stderr). */
+    if (!ctx->opts.log_fn)
         return;
     wa_sb sb;
     wa_sb_init(&sb, ctx);
@@ -310,11 +310,7 @@ void wa_log(wa_context *ctx, const char *fmt, ...)
     va_start(ap, fmt);
     wa_sb_vprintf(&sb, fmt, ap);
     va_end(ap);
-    if (!sb.failed && sb.data) {
-        if (ctx->opts.log_fn)
-            ctx->opts.log_fn(sb.data, ctx->opts.log_user);
-        else
-            fprintf(stderr, "%s\n", sb.data);
-    }
+    if (!sb.failed && sb.data)
+        ctx->opts.log_fn(sb.data, ctx->opts.log_user);
     wa_sb_free(&sb);
 }

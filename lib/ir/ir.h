@@ -30,6 +30,7 @@ typedef struct wa_label_info {
 
 typedef struct wa_arg {
     wa_kernel_arg arg;        /* name points into the program arena */
+    uint32_t line, col;       /* source position of its `.arg` line (0 if built) */
 } wa_arg;
 
 struct wa_program {
@@ -44,6 +45,7 @@ struct wa_program {
     uint32_t header_line;     /* line of `.kernel` when parsed */
     wa_arg *args;
     unsigned nargs, capargs;
+    unsigned args_end;        /* largest offset + size of an argument (32-bit, as added) */
     wa_instr *instrs;
     unsigned ninstrs, capinstrs;
     wa_vreg *vregs;
@@ -79,6 +81,18 @@ static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info
           in->mods.bank_mask == 0xF))
         r |= WA_ROLE_USE;
     return r;
+}
+
+/* The MFMA operand rule (WA_IF_EARLY_CLOBBER): may source operand `k` of MFMA
+   `info` share registers with vdst? `identical` says whether it names exactly
+   vdst's registers. An early-clobber result must be disjoint from every source
+   except a srcC (operand 3) identical to it; a narrower result may overlap any
+   source (the assembler and LLVM's allocator agree). */
+static inline int wa_mfma_overlap_allowed(const wa_isa_info *info, unsigned k, int identical)
+{
+    if (!(info->flags & WA_IF_EARLY_CLOBBER))
+        return 1;
+    return k == 3 && identical;
 }
 
 /* Location of item `index` for diagnostics. */

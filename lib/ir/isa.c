@@ -31,6 +31,9 @@
 #define NOSPD WA_IF_NO_SPECIAL_DST
 #define MOVE WA_IF_MOVE
 #define RELM0 WA_IF_REL_M0
+#define ECLOB WA_IF_EARLY_CLOBBER
+/* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
+#define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 
 #define iSCC WA_IMPL_SCC
 #define iVCC WA_IMPL_VCC

@@ -133,6 +133,22 @@ static int is_ident_char(char c)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* 1 if a physical register starts here: v/s/a followed by '[' or by digits that
+   end the word (v12, s[0:1]); v1_loop and s0done are symbols, as the assembler
+   reads them. */
+static int at_physical(const parser *P)
+{
+    char c = cur(P);
+    if (c != 'v' && c != 's' && c != 'a')
+        return 0;
+    if (peek(P, 1) == '[')
+        return 1;
+    size_t k = 1;
+    while (is_digit(peek(P, k)))
+        k++;
+    return k > 1 && !is_ident_char(peek(P, k));
+}
+
 /* Reads an identifier; returns its length (0 if none). */
 static size_t read_ident(parser *P, const char **start)
 {
@@ -538,7 +554,7 @@ static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *sp
     char c = cur(P);
     if (c == '%')
         return read_virtual(P, o);
-    if ((c == 'v' || c == 's' || c == 'a') && (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+    if (at_physical(P))
         return read_physical(P, o);
     if (c == '-' || is_digit(c))
         return read_immediate(P, o);
@@ -857,8 +873,7 @@ static wa_status parse_instruction(parser *P)
         if (!is_ident_start(cur(P)))
             return PERR(P, "unexpected '%c' (expected ',' between operands or a modifier)",
                         cur(P));
-        if (nops > 0 && (cur(P) == 'v' || cur(P) == 's' || cur(P) == 'a') &&
-            (is_digit(peek(P, 1)) || peek(P, 1) == '['))
+        if (nops > 0 && at_physical(P))
             return PERR(P, "expected ',' before another operand");
         if ((st = read_modifier(P, &mods)))
             return st;
@@ -940,7 +955,9 @@ static wa_status parse_abi(parser *P)
     return WA_OK;
 }
 
-static wa_status parse_arg(parser *P)
+/* `.arg` at column `dir_at` of the current line: the argument remembers where it
+   was written, for the validator's messages. */
+static wa_status parse_arg(parser *P, size_t dir_at)
 {
     wa_kernel_arg a = WA_KERNEL_ARG_INIT;
     char name[256];
@@ -1007,9 +1024,12 @@ static wa_status parse_arg(parser *P)
     (void)have_offset;
     if (!have_size)
         return PERR(P, "argument needs 'size:'");
-    st = wa_program_add_arg(NULL, P->prog, &a);
+    unsigned index;
+    st = wa_program_add_arg(&index, P->prog, &a);
     if (st)
         return relocate(P, at, st);
+    P->prog->args[index].line = P->line;
+    P->prog->args[index].col = (unsigned)dir_at + 1;
     return WA_OK;
 }
 
@@ -1053,7 +1073,7 @@ static wa_status parse_directive(parser *P)
         if ((st = parse_abi(P)))
             return st;
     } else if (eq_n(".arg", w, n)) {
-        if ((st = parse_arg(P)))
+        if ((st = parse_arg(P, at)))
             return st;
     } else if (eq_n(".vreg", w, n)) {
         do {

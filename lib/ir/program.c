@@ -38,18 +38,47 @@ int wa_kernel_name_valid(const char *name)
     return wa_symbol_valid(name) && strncmp(name, ".L", 2) != 0;
 }
 
+/* 1 if `name` is `prefix` followed by decimal digits only (v7, ttmp12, acc0). */
+static int prefix_digits(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || !name[n])
+        return 0;
+    for (const char *p = name + n; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* The names the AMDGPU assembler reads as registers or special operands where a
+   branch target goes (it then refuses the instruction), on gfx90a, gfx942 and
+   gfx950; tests/toolchain checks each one against llvm-mc. Register names are
+   a prefix followed by digits only: v1_loop and s0done are ordinary symbols. */
+static const char *const asm_register_prefixes[] = { "v", "s", "a", "acc", "ttmp" };
+static const char *const asm_special_names[] = {
+    "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "vccz", "execz",
+    "flat_scratch", "flat_scratch_lo", "flat_scratch_hi", "xnack_mask", "xnack_mask_lo",
+    "xnack_mask_hi", "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "pc", "null",
+    "shared_base", "shared_limit", "private_base", "private_limit", "pops_exiting_wave_id",
+    "lds_direct", "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit",
+    "src_pops_exiting_wave_id", "src_lds_direct", "src_vccz", "src_execz", "src_scc",
+    "src_flat_scratch_base_lo", "src_flat_scratch_base_hi",
+};
+/* Words of the text form itself: the address keyword and the kernel delimiters. */
+static const char *const text_form_words[] = { "off", ".kernel", ".end_kernel" };
+
 int wa_label_name_valid(const char *name)
 {
-    static const char *const reserved[] = {
-        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc", "off",
-        ".kernel", ".end_kernel",
-    };
     if (!wa_symbol_valid(name))
         return 0;
-    if ((name[0] == 'v' || name[0] == 's' || name[0] == 'a') && name[1] >= '0' && name[1] <= '9')
-        return 0;
-    for (unsigned i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-        if (strcmp(name, reserved[i]) == 0)
+    for (unsigned i = 0; i < sizeof(asm_register_prefixes) / sizeof(asm_register_prefixes[0]); i++)
+        if (prefix_digits(name, asm_register_prefixes[i]))
+            return 0;
+    for (unsigned i = 0; i < sizeof(asm_special_names) / sizeof(asm_special_names[0]); i++)
+        if (strcmp(name, asm_special_names[i]) == 0)
+            return 0;
+    for (unsigned i = 0; i < sizeof(text_form_words) / sizeof(text_form_words[0]); i++)
+        if (strcmp(name, text_form_words[i]) == 0)
             return 0;
     return 1;
 }
@@ -176,6 +205,7 @@ wa_status wa_program_clone(wa_program **out, const wa_program *src)
             p->args[i].arg.name = arena_dup_or_null(&p->arena, src->args[i].arg.name, &failed);
         }
         p->nargs = src->nargs;
+        p->args_end = src->args_end;
         if (src->nvregs)
             memcpy(p->vregs, src->vregs, src->nvregs * sizeof(wa_vreg));
         p->nvregs = src->nvregs;
@@ -507,12 +537,12 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
                         "argument alignment %u is not a power of two up to 4096", align);
     unsigned offset = arg->offset;
     if (offset == WA_ARG_OFFSET_AUTO) {
-        unsigned end = 0;
-        for (unsigned i = 0; i < prog->nargs; i++) {
-            unsigned e = prog->args[i].arg.offset + prog->args[i].arg.size;
-            if (e > end)
-                end = e;
-        }
+        /* after the end of the furthest argument, kept as they are added */
+        unsigned end = prog->args_end;
+        if (end > WA_ARG_OFFSET_AUTO - (align - 1) ||
+            ((end + align - 1) & ~(align - 1)) == WA_ARG_OFFSET_AUTO)
+            return wa_error(ctx, WA_E_RANGE, prog_loc(prog),
+                            "argument placed after byte %u: offset out of range", end);
         offset = (end + align - 1) & ~(align - 1);
     }
     if (WA_GROW(ctx, prog->args, prog->capargs, prog->nargs + 1))
@@ -531,9 +561,12 @@ wa_status wa_program_add_arg(unsigned *out_index, wa_program *prog, const wa_ker
             return wa_error_nomem(ctx);
     }
     prog->args[prog->nargs].arg = a;
+    prog->args[prog->nargs].line = prog->args[prog->nargs].col = 0;
     if (out_index)
         *out_index = prog->nargs;
     prog->nargs++;
+    if (offset + a.size > prog->args_end)
+        prog->args_end = offset + a.size;
     return WA_OK;
 }
 
@@ -815,6 +848,46 @@ static wa_status check_operand(wa_program *prog, const wa_operand *o, unsigned i
     }
 }
 
+/* What the text form can write back in operand position `idx` of `info`: a
+   branch target is a label and a label is only ever a branch target (the
+   printer writes a label's name, which the parser reads nowhere else). */
+static wa_status check_operand_position(wa_program *prog, const wa_isa_info *info, unsigned idx,
+                                        const wa_operand *o, wa_loc loc)
+{
+    int want_label = idx < info->num_operands && (info->operands[idx].classes & WA_OC_LABEL);
+    if (want_label && o->kind != WA_OPND_LABEL)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "%s operand %u (%s) must be a label",
+                        info->mnemonic, idx, info->operands[idx].name);
+    if (!want_label && o->kind == WA_OPND_LABEL)
+        return wa_error(prog->ctx, WA_E_INVALID, loc,
+                        "%s operand %u (%s): a label can only be a branch target", info->mnemonic,
+                        idx, idx < info->num_operands ? info->operands[idx].name : "?");
+    return WA_OK;
+}
+
+/* 1 if `m` (already imported) holds only the defaults. */
+static int mods_default(const wa_mods *m)
+{
+    wa_mods d = WA_MODS_INIT;
+    return m->flags == d.flags && m->offset == d.offset && m->offset1 == d.offset1 &&
+           m->cbsz == d.cbsz && m->abid == d.abid && m->blgp == d.blgp && m->op_sel == d.op_sel &&
+           m->op_sel_hi == d.op_sel_hi && m->vmcnt == d.vmcnt && m->lgkmcnt == d.lgkmcnt &&
+           m->expcnt == d.expcnt && m->dpp_ctrl == d.dpp_ctrl && m->row_mask == d.row_mask &&
+           m->bank_mask == d.bank_mask;
+}
+
+/* Labels and comments are printed without modifiers: they take none. */
+static wa_status check_pseudo_mods(wa_program *prog, const wa_isa_info *info, const wa_mods *m,
+                                   wa_loc loc)
+{
+    if (!(info->flags & WA_IF_PSEUDO))
+        return WA_OK;
+    wa_mods im = mods_import(m);
+    if (!mods_default(&im))
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "a %s takes no modifiers", info->mnemonic);
+    return WA_OK;
+}
+
 /* Field widths of wa_mods that the IR can represent. */
 static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc loc)
 {
@@ -857,20 +930,18 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
         return wa_error(ctx, WA_E_INVALID, loc, "operands missing");
     if (mods) {
         wa_status mst = check_mods_fields(prog, mods, loc);
+        if (!mst)
+            mst = check_pseudo_mods(prog, info, mods, loc);
         if (mst)
             return mst;
     }
     for (unsigned i = 0; i < nops; i++) {
         wa_status st = check_operand(prog, &ops[i], i, loc);
+        if (!st)
+            st = check_operand_position(prog, info, i, &ops[i], loc);
         if (st)
             return st;
     }
-    /* As in the text form, a label names a branch target and nothing else. */
-    for (unsigned i = 0; i < nops; i++)
-        if (ops[i].kind == WA_OPND_LABEL && !(info->operands[i].classes & WA_OC_LABEL))
-            return wa_error(ctx, WA_E_INVALID, loc,
-                            "operand %u: a label is not allowed here (%s takes none there)", i,
-                            info->mnemonic);
     if (op == WA_OP_LABEL) {
         if (ops[0].kind != WA_OPND_LABEL)
             return wa_error(ctx, WA_E_INVALID, loc, "label item needs a label operand");
@@ -1041,17 +1112,14 @@ wa_status wa_program_set_operand(wa_program *prog, unsigned index, unsigned oper
     if (operand >= in->nops)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "operand index %u out of range", operand);
-    wa_status st = check_operand(prog, &value, operand, wa_instr_loc(prog, in));
-    if (st)
-        return st;
     if (in->op == WA_OP_LABEL)
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "a label item's operand cannot be replaced");
-    const wa_isa_info *info = wa_isa_get(in->op);
-    if (value.kind == WA_OPND_LABEL && !(info->operands[operand].classes & WA_OC_LABEL))
-        return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
-                        "operand %u: a label is not allowed here (%s takes none there)", operand,
-                        info->mnemonic);
+    wa_status st = check_operand(prog, &value, operand, wa_instr_loc(prog, in));
+    if (!st)
+        st = check_operand_position(prog, wa_isa(in->op), operand, &value, wa_instr_loc(prog, in));
+    if (st)
+        return st;
     value.reserved = 0;
     if (value.kind == WA_OPND_VIRT && value.count == 0)
         value.count = (uint16_t)(prog->vregs[value.id].size - value.first);
@@ -1069,6 +1137,8 @@ wa_status wa_program_set_mods(wa_program *prog, unsigned index, const wa_mods *m
                         mods ? "item %u out of range" : "mods missing (item %u)", index);
     wa_instr *in = &prog->instrs[index];
     wa_status mst = check_mods_fields(prog, mods, wa_instr_loc(prog, in));
+    if (!mst)
+        mst = check_pseudo_mods(prog, wa_isa(in->op), mods, wa_instr_loc(prog, in));
     if (mst)
         return mst;
     if ((mods->flags & WA_MOD_LDS) && !(wa_isa_get(in->op)->flags & WA_IF_LDS_DMA))

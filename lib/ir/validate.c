@@ -43,6 +43,16 @@ static wa_loc header_loc(const wa_program *prog)
     return loc;
 }
 
+/* Where argument `i` was written (its `.arg` line), else the kernel header. */
+static wa_loc arg_loc(const wa_program *prog, unsigned i)
+{
+    const wa_arg *a = &prog->args[i];
+    if (!a->line)
+        return header_loc(prog);
+    wa_loc loc = { prog->file, a->line, a->col, WA_NO_TAG };
+    return loc;
+}
+
 /* Operand text for messages ("%v4[1:2]", "s[0:1]", "0x1234"). */
 static const char *otext(vstate *V, const wa_operand *o, char *buf, size_t n)
 {
@@ -99,17 +109,121 @@ static const char *kind_word(const wa_operand *o)
 
 /* ---- attributes -------------------------------------------------------------------------------- */
 
-/* Whether label `l` is placed or a branch names it. A label that is neither is
-   not part of the code: nothing prints, emits or assembles it. */
-static int label_mentioned(const wa_program *p, unsigned l)
+/* Two arguments that share bytes: `later` has the higher index. */
+typedef struct arg_pair {
+    unsigned later, earlier;
+} arg_pair;
+
+typedef struct arg_span {
+    unsigned long long lo, hi;
+    unsigned index;
+} arg_span;
+
+static int cmp_span(const void *x, const void *y)
 {
-    if (p->labels[l].placed)
-        return 1;
+    const arg_span *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const arg_pair *a = x, *b = y;
+    if (a->later != b->later)
+        return a->later < b->later ? -1 : 1;
+    return a->earlier < b->earlier ? -1 : a->earlier > b->earlier;
+}
+
+/* Overlapping arguments, ordered by the later index, then the earlier. Sorted by
+   offset, each argument is paired with the furthest-reaching argument before it
+   when that one reaches past its start. Of any two overlapping arguments the one
+   that starts later (on a tie, the higher index) gets a pair, so every overlap
+   is caught in O(n log n), with at most as many pairs as arguments: an argument
+   inside several others names one of them. NULL when there is none (or when
+   out of memory, noted in V). */
+static arg_pair *overlapping_args(vstate *V, unsigned *out_n)
+{
+    const wa_program *p = V->prog;
+    *out_n = 0;
+    if (p->nargs < 2)
+        return NULL;
+    arg_span *span = wa_mem_alloc(V->ctx, (size_t)p->nargs * sizeof(arg_span));
+    arg_pair *pairs = wa_mem_alloc(V->ctx, (size_t)p->nargs * sizeof(arg_pair));
+    if (!span || !pairs) {
+        wa_mem_free(V->ctx, span);
+        wa_mem_free(V->ctx, pairs);
+        wa_error_nomem(V->ctx);
+        V->errors++;
+        V->nomem = 1;
+        return NULL;
+    }
+    unsigned ns = 0, np = 0;
+    for (unsigned i = 0; i < p->nargs; i++) {
+        const wa_kernel_arg *a = &p->args[i].arg;
+        if (!a->size)
+            continue; /* no bytes (reported as such) */
+        span[ns].lo = a->offset;
+        span[ns].hi = (unsigned long long)a->offset + a->size;
+        span[ns++].index = i;
+    }
+    qsort(span, ns, sizeof(arg_span), cmp_span);
+    unsigned long long reach = 0;
+    unsigned holder = 0;
+    for (unsigned k = 0; k < ns; k++) {
+        if (k && span[k].lo < reach) {
+            unsigned a = span[k].index, b = span[holder].index;
+            pairs[np].later = a > b ? a : b;
+            pairs[np++].earlier = a > b ? b : a;
+        }
+        if (!k || span[k].hi > reach) {
+            reach = span[k].hi;
+            holder = k;
+        }
+    }
+    wa_mem_free(V->ctx, span);
+    qsort(pairs, np, sizeof(arg_pair), cmp_pair);
+    *out_n = np;
+    return pairs;
+}
+
+static int label_clashes(const wa_program *p, const char *l, size_t nl)
+{
+    return strcmp(l, p->name) == 0 || (strncmp(l, p->name, nl) == 0 && strcmp(l + nl, ".kd") == 0) ||
+           strncmp(l, ".Lwa_", 5) == 0 || !wa_label_name_valid(l);
+}
+
+/* Labels share the assembler's symbol table with the kernel's own symbols. Only
+   labels in the code count: one neither placed nor named by a branch is not
+   printed, emitted or assembled. */
+static void check_label_names(vstate *V, wa_loc loc)
+{
+    const wa_program *p = V->prog;
+    size_t nl = strlen(p->name);
+    unsigned first = p->nlabels;
+    for (unsigned i = 0; i < p->nlabels && first == p->nlabels; i++)
+        if (label_clashes(p, p->labels[i].name, nl))
+            first = i;
+    if (first == p->nlabels)
+        return;
+    unsigned char *used = wa_mem_calloc(V->ctx, p->nlabels + 1, 1);
+    if (!used) {
+        wa_error_nomem(V->ctx);
+        V->errors++;
+        V->nomem = 1;
+        return;
+    }
     for (unsigned i = 0; i < p->ninstrs; i++)
         for (unsigned k = 0; k < p->instrs[i].nops; k++)
-            if (p->instrs[i].ops[k].kind == WA_OPND_LABEL && p->instrs[i].ops[k].id == l)
-                return 1;
-    return 0;
+            if (p->instrs[i].ops[k].kind == WA_OPND_LABEL && p->instrs[i].ops[k].id < p->nlabels)
+                used[p->instrs[i].ops[k].id] = 1;
+    for (unsigned i = first; i < p->nlabels; i++) {
+        const char *l = p->labels[i].name;
+        if (used[i] && label_clashes(p, l, nl))
+            verr(V, loc, "label '%s' clashes with a symbol of kernel '%s' or is reserved", l,
+                 p->name);
+    }
+    wa_mem_free(V->ctx, used);
 }
 
 static void check_attributes(vstate *V)
@@ -120,16 +234,7 @@ static void check_attributes(vstate *V)
         verr(V, loc, "unknown target");
     if (!wa_kernel_name_valid(p->name))
         verr(V, loc, "kernel name is not a valid global symbol");
-    /* Labels share the assembler's symbol table with the kernel's own symbols. */
-    size_t nl = strlen(p->name);
-    for (unsigned i = 0; i < p->nlabels; i++) {
-        const char *l = p->labels[i].name;
-        if ((strcmp(l, p->name) == 0 || (strncmp(l, p->name, nl) == 0 && strcmp(l + nl, ".kd") == 0) ||
-             strncmp(l, ".Lwa_", 5) == 0 || !wa_label_name_valid(l)) &&
-            label_mentioned(p, i))
-            verr(V, loc, "label '%s' clashes with a symbol of kernel '%s' or is reserved", l,
-                 p->name);
-    }
+    check_label_names(V, loc);
     unsigned long long prod = 1;
     for (unsigned i = 0; i < 3; i++) {
         if (p->wg[i] < 1 || p->wg[i] > 1024)
@@ -142,29 +247,32 @@ static void check_attributes(vstate *V)
     if (p->lds_bytes > wa_target_max_lds(p->target))
         verr(V, loc, "LDS size %u bytes exceeds the %u bytes of %s", p->lds_bytes,
              wa_target_max_lds(p->target), wa_target_name(p->target) ? wa_target_name(p->target) : "?");
+    unsigned npairs = 0, k = 0;
+    arg_pair *pairs = overlapping_args(V, &npairs);
     for (unsigned i = 0; i < p->nargs; i++) {
         const wa_kernel_arg *a = &p->args[i].arg;
+        wa_loc aloc = arg_loc(p, i);
         const char *nm = a->name ? a->name : "(unnamed)";
         if (a->size == 0)
-            verr(V, loc, "argument %u '%s' has size 0", i, nm);
+            verr(V, aloc, "argument %u '%s' has size 0", i, nm);
         if (a->align == 0 || (a->align & (a->align - 1)))
-            verr(V, loc, "argument %u '%s': alignment %u is not a power of two", i, nm, a->align);
+            verr(V, aloc, "argument %u '%s': alignment %u is not a power of two", i, nm, a->align);
         else if (a->offset % a->align)
-            verr(V, loc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
+            verr(V, aloc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
                  nm, a->offset, a->align);
         if ((a->kind == WA_ARG_GLOBAL_BUFFER || a->kind == WA_ARG_DYNAMIC_SHARED_POINTER) &&
             a->size != 8)
-            verr(V, loc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
+            verr(V, aloc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
                  a->size);
         if ((unsigned long long)a->offset + a->size > 65536ull)
-            verr(V, loc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
-        for (unsigned j = 0; j < i; j++) {
-            const wa_kernel_arg *b = &p->args[j].arg;
-            if (a->offset < b->offset + b->size && b->offset < a->offset + a->size)
-                verr(V, loc, "argument %u '%s' overlaps argument %u '%s'", i, nm, j,
-                     b->name ? b->name : "(unnamed)");
+            verr(V, aloc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
+        for (; k < npairs && pairs[k].later == i; k++) {
+            const wa_kernel_arg *b = &p->args[pairs[k].earlier].arg;
+            verr(V, aloc, "argument %u '%s' overlaps argument %u '%s'", i, nm, pairs[k].earlier,
+                 b->name ? b->name : "(unnamed)");
         }
     }
+    wa_mem_free(V->ctx, pairs);
 }
 
 /* ---- operands ----------------------------------------------------------------------------------- */
@@ -484,9 +592,16 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const wa_operand *d = &in->ops[0], *c = &in->ops[3];
     if (is_reg(c) && is_reg(d) && c->reg_class != d->reg_class)
         verr(V, loc, "%s: srcC and vdst must both be VGPRs or both AGPRs", info->mnemonic);
-    int same;
-    if (overlap(d, c, &same) && !same)
-        verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
+    for (unsigned k = 1; k < in->nops; k++) {
+        int same;
+        if (!overlap(d, &in->ops[k], &same) || wa_mfma_overlap_allowed(info, k, same))
+            continue;
+        if (k == 3)
+            verr(V, loc, "%s: srcC must be identical to vdst or not overlap it", info->mnemonic);
+        else
+            verr(V, loc, "%s: vdst must not overlap %s: the %u-register result is written while the sources are still read",
+                 info->mnemonic, info->operands[k].name, info->operands[0].size);
+    }
     const wa_mods *m = &in->mods;
     const wa_mfma_shape *shape = wa_isa_mfma_shape(in->op);
     if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)

@@ -270,21 +270,6 @@ static int is_virt_unit(unsigned u)
     return u >= NFIX;
 }
 
-/* Destination `o` is a virtual register that no other instruction writes (on
-   some component). A self-move (or identity) that is a register's only
-   definition stays: without it the register's readers would read a register
-   the program never defines, which the validator rejects. */
-static int sole_def(const pp *P, const wa_operand *o)
-{
-    if (o->kind != WA_OPND_VIRT)
-        return 0;
-    unsigned b, c = opnd_units(P, o, &b);
-    for (unsigned u = b; u < b + c; u++)
-        if (P->U[u].ndef <= 1)
-            return 1;
-    return 0;
-}
-
 static void get_refs(const pp *P, unsigned item, irefs *r)
 {
     const wa_instr *in = &P->prog->instrs[item];
@@ -461,8 +446,8 @@ static int fits(const pp *P, unsigned op, const wa_operand *ops, unsigned nops)
         for (unsigned k = 1; k < nops; k++) {
             if (!is_reg(&ops[k]) || !overlap(d, &ops[k]))
                 continue;
-            if (!(info->operands[k].classes & WA_OC_INLINE) || !same_reg(d, &ops[k]))
-                return 0; /* A/B/scales overlap D, or C overlaps D partially */
+            if (!wa_mfma_overlap_allowed(info, k, same_reg(d, &ops[k])))
+                return 0;
         }
         for (unsigned k = 1; k < nops; k++)
             if ((info->operands[k].classes & WA_OC_INLINE) && is_reg(&ops[k]) && is_reg(d) &&
@@ -507,6 +492,25 @@ static void refs_adjust(pp *P, unsigned item, unsigned role, int delta, int chec
 static void uses_adjust(pp *P, unsigned item, int delta)
 {
     refs_adjust(P, item, WA_ROLE_USE, delta, 0);
+}
+
+/* 1 when the item is the only definition of some virtual register unit it
+   writes: a self-move or `x = x + 0` that is x's only definition must stay, or
+   x would be read with no definition at all. */
+static int only_definition(pp *P, unsigned item)
+{
+    const wa_instr *in = &P->prog->instrs[item];
+    const wa_isa_info *info = wa_isa(in->op);
+    unsigned n = nops_of(in, info);
+    for (unsigned k = 0; k < n; k++) {
+        if (!(wa_instr_role(in, info, k) & WA_ROLE_DEF))
+            continue;
+        unsigned b, c = opnd_units(P, &in->ops[k], &b);
+        for (unsigned u = b; u < b + c; u++)
+            if (is_virt_unit(u) && P->U[u].ndef <= 1)
+                return 1;
+    }
+    return 0;
 }
 
 /* Removes an item (the items are compacted at the end of the round). `gone`:
@@ -1040,15 +1044,14 @@ static wa_status try_identity(pp *P, unsigned j, unsigned first, int *erased)
             unsigned mov = P->mov_for[d->reg_class & 3u];
             if (!is_reg(d) || d->count != 1 || !mov || !implicit_ok(P, j, in->op, mov))
                 return WA_OK;
-            P->st->folded++;
             if (same_reg(d, x)) {
-                if (sole_def(P, d)) {
-                    P->st->folded--;
+                if (only_definition(P, j))
                     return WA_OK;
-                }
+                P->st->folded++;
                 *erased = 1;
                 return erase_item(P, j);
             }
+            P->st->folded++;
             wa_operand ops[2] = { *d, *x };
             if (!fits(P, mov, ops, 2)) {
                 P->st->folded--;
@@ -1421,7 +1424,7 @@ static wa_status sweep(pp *P)
                 break;
             /* self-moves */
             if (!(P->flags & WA_PEEPHOLE_NO_MOVES) && (info->flags & WA_IF_MOVE) && in->nops == 2 &&
-                same_reg(&in->ops[0], &in->ops[1]) && !sole_def(P, &in->ops[0])) {
+                same_reg(&in->ops[0], &in->ops[1]) && !only_definition(P, j)) {
                 st = erase_item(P, j);
                 P->st->moves_removed++;
                 /* the read of the move's source is gone */

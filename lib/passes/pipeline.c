@@ -52,18 +52,29 @@ static wa_status check_pipeline_options(wa_context *ctx, const wa_pipeline_optio
     if (!st && o->hazards)
         st = wa_check_options_version(ctx, o->hazards->version, WA_HAZARD_OPTIONS_VERSION,
                                       "wa_hazard_options");
-    if (!st && (o->flags & ~WA_PIPELINE_VERIFY))
+    unsigned known = WA_PIPELINE_VERIFY | WA_PIPELINE_NO_VALIDATE;
+    if (!st && (o->flags & ~known))
         st = wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "wa_pipeline_options: unknown flags 0x%x",
-                      o->flags & ~WA_PIPELINE_VERIFY);
+                      o->flags & ~known);
     return st;
 }
 
+/* Allocates and rewrites. `check` runs the independent allocation checker on the
+   result before it is applied (WA_PIPELINE_VERIFY). */
 static wa_status run_regalloc(wa_program *prog, const wa_regalloc_options *ro,
-                              wa_pass_stats *stats)
+                              wa_pass_stats *stats, int check)
 {
     wa_pass_stats local;
     wa_pass_stats *s = wa_stats_begin(stats, &local, prog);
     wa_regalloc_result *ra = NULL;
+    wa_regalloc_options checked = WA_REGALLOC_OPTIONS_INIT;
+    if (check) {
+        if (ro)
+            memcpy(&checked, ro, ro->version >= 2 ? sizeof(*ro) : offsetof(wa_regalloc_options, liveness));
+        checked.version = WA_REGALLOC_OPTIONS_VERSION;
+        checked.flags |= WA_REGALLOC_CHECK;
+        ro = &checked;
+    }
     wa_status st = wa_regalloc_run(&ra, prog, ro);
     unsigned removed = 0;
     if (st == WA_OK)
@@ -72,6 +83,21 @@ static wa_status run_regalloc(wa_program *prog, const wa_regalloc_options *ro,
     s->removed = s->moves_removed = removed;
     wa_stats_end(s, prog);
     return st;
+}
+
+/* One library stage; `verify` adds the allocation checker to regalloc. */
+static wa_status run_stage(wa_program *prog, wa_stage stage, const wa_pipeline_options *opts,
+                           wa_pass_stats *stats, int verify)
+{
+    switch (stage) {
+    case WA_STAGE_CSE: return wa_pass_cse(prog, opts ? opts->cse : NULL, stats);
+    case WA_STAGE_PEEPHOLE: return wa_pass_peephole(prog, opts ? opts->peephole : NULL, stats);
+    case WA_STAGE_REGALLOC: return run_regalloc(prog, opts ? opts->regalloc : NULL, stats, verify);
+    case WA_STAGE_WAITCNT: return wa_pass_waitcnt(prog, opts ? opts->waitcnt : NULL, stats);
+    case WA_STAGE_HAZARDS: return wa_pass_hazards(prog, opts ? opts->hazards : NULL, stats);
+    default:
+        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "unknown stage %d", (int)stage);
+    }
 }
 
 wa_status wa_run_stage(wa_program *prog, wa_stage stage, const wa_pipeline_options *opts,
@@ -83,15 +109,7 @@ wa_status wa_run_stage(wa_program *prog, wa_stage stage, const wa_pipeline_optio
     wa_status st = check_pipeline_options(prog->ctx, opts);
     if (st)
         return st;
-    switch (stage) {
-    case WA_STAGE_CSE: return wa_pass_cse(prog, opts ? opts->cse : NULL, stats);
-    case WA_STAGE_PEEPHOLE: return wa_pass_peephole(prog, opts ? opts->peephole : NULL, stats);
-    case WA_STAGE_REGALLOC: return run_regalloc(prog, opts ? opts->regalloc : NULL, stats);
-    case WA_STAGE_WAITCNT: return wa_pass_waitcnt(prog, opts ? opts->waitcnt : NULL, stats);
-    case WA_STAGE_HAZARDS: return wa_pass_hazards(prog, opts ? opts->hazards : NULL, stats);
-    default:
-        return wa_error(prog->ctx, WA_E_INVALID, WA_LOC_NONE, "unknown stage %d", (int)stage);
-    }
+    return run_stage(prog, stage, opts, stats, opts && (opts->flags & WA_PIPELINE_VERIFY));
 }
 
 /* ---- the pipeline object ----------------------------------------------------------------- */
@@ -242,6 +260,15 @@ wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
         return WA_E_INVALID;
     wa_diag_reset(pl->ctx);
     memset(pl->stats, 0, sizeof(pl->stats));
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
+        pl->stats[s].version = WA_STAGE_STATS_VERSION;
+    /* A program the validator rejects is never compiled: the stages assume a
+       valid program and would fail later, elsewhere, or emit a broken kernel. */
+    if (!(pl->opts.flags & WA_PIPELINE_NO_VALIDATE)) {
+        wa_status vst = wa_program_validate(NULL, prog, NULL);
+        if (vst)
+            return vst;
+    }
     int waits_done = 0, hazards_done = 0;
     for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
         wa_stage_stats *ss = &pl->stats[s];
@@ -260,7 +287,8 @@ wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
             if (ps->instrs_after == 0)
                 ps->instrs_after = wa_count_instrs(prog);
         } else {
-            st = wa_run_stage(prog, (wa_stage)s, &pl->opts, ps);
+            st = run_stage(prog, (wa_stage)s, &pl->opts, ps,
+                           (pl->opts.flags & WA_PIPELINE_VERIFY) != 0);
         }
         ss->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
         ss->ran = 1;

@@ -51,6 +51,7 @@ enum { PU_DMA = 0, PU_VMSTORE, PU_DS, PU_SMEM, PU_COUNT };
 #define Q_ALL (Q_VM | Q_DS | Q_SM)
 
 #define NO_DIST 0xFFu   /* not pending in that queue */
+#define JOIN_DIRECT 8u  /* blocks with more predecessors keep join counts */
 #define ENTRY_BASE 64u  /* scores of entry units sit below this (above every cap) */
 
 /* One pending unit of a sparse block state. */
@@ -65,6 +66,19 @@ typedef struct bstate {
     unsigned off, n;    /* into the pool */
     int valid;          /* a state has reached the block */
 } bstate;
+
+/* Per entry of a block's entry state: how many predecessors' exit states hold
+   the unit, and its vm / ds distance and sm bit exactly as the entry does. */
+typedef struct jcount {
+    uint32_t any, vm, ds, sm;
+} jcount;
+
+/* Join counts of one block (see "join counts" below). */
+typedef struct jstate {
+    unsigned off;       /* into cpool: one jcount per entry of the entry state */
+    unsigned nbad;      /* predecessor exit states the entry state does not cover */
+    unsigned nmiss;     /* entry components no predecessor holds exactly */
+} jstate;
 
 typedef struct W {
     wa_program *prog;
@@ -88,6 +102,11 @@ typedef struct W {
     ent *pool;
     unsigned npool, cappool;
     ent *out, *tmp, *tmp2;      /* scratch lists */
+    /* join counts of the blocks with many predecessors (see "join counts") */
+    uint8_t *many;              /* per block: more than JOIN_DIRECT predecessors */
+    jstate *js;                 /* per block */
+    jcount *cpool;
+    unsigned ncpool, capcpool;
     /* emission */
     wa_edit edit;
     wa_pass_stats *stats;
@@ -197,9 +216,13 @@ static wa_status build_tracking(W *w)
     w->tmp2 = wa_tmp_alloc(w->ctx, (size_t)n * sizeof(ent));
     w->st = wa_tmp_calloc(w->ctx, w->cfg->nblocks + 1u, sizeof(bstate));
     w->outst = wa_tmp_calloc(w->ctx, w->cfg->nblocks + 1u, sizeof(bstate));
+    w->many = wa_tmp_calloc(w->ctx, w->cfg->nblocks + 1u, 1);
+    w->js = wa_tmp_calloc(w->ctx, w->cfg->nblocks + 1u, sizeof(jstate));
     if (!w->vm_sc || !w->ds_sc || !w->sm_sc || !w->stamp || !w->touched || !w->out || !w->tmp ||
-        !w->tmp2 || !w->st || !w->outst)
+        !w->tmp2 || !w->st || !w->outst || !w->many || !w->js)
         return wa_error_nomem(w->ctx);
+    for (unsigned b = 0; b < w->cfg->nblocks; b++)
+        w->many[b] = w->cfg->pred.off[b + 1] - w->cfg->pred.off[b] > JOIN_DIRECT;
     return WA_OK;
 }
 
@@ -529,6 +552,128 @@ static unsigned join_preds(W *w, unsigned b, const ent **out)
     return n;
 }
 
+/* ---- join counts ------------------------------------------------------------------------
+
+   While entry states are exact, a change of one exit state needs to know whether
+   the join of all of a successor's predecessors still equals the successor's
+   entry state; recomputing the join is linear in the predecessors, quadratic in
+   all for a label that many branches target. A block with many predecessors
+   keeps counts instead: the join equals the entry state E exactly when every
+   predecessor's exit state lies below E (its units are in E, at distances no
+   smaller, with sm only where E has it) and every component of E (the unit,
+   its vm and ds distances, its sm bit) is held exactly by some predecessor.
+   `nbad` counts the exit states not below E, and for the others each entry of
+   E counts the exit states holding each component; `nmiss` counts the
+   components no one holds. An exit state's change subtracts its old list and
+   adds its new one; a new E recounts every predecessor. */
+
+/* The entry of `t` in the sorted list e[0..n), or -1. */
+static long find_ent(const ent *e, unsigned n, uint32_t t)
+{
+    unsigned lo = 0, hi = n;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (e[mid].t < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && e[lo].t == t ? (long)lo : -1;
+}
+
+static void jc_bump(uint32_t *c, int sign, unsigned *nmiss)
+{
+    if (sign > 0) {
+        if ((*c)++ == 0)
+            (*nmiss)--;
+    } else if (--*c == 0) {
+        (*nmiss)++;
+    }
+}
+
+/* Adds (sign +1) or removes (-1) the exit state x[0..nx) in the counts of block s. */
+static void jc_apply(W *w, unsigned s, const ent *x, unsigned nx, int sign)
+{
+    const bstate *bs = &w->st[s];
+    const ent *e = list_of(w, bs);
+    jstate *j = &w->js[s];
+    for (unsigned k = 0; k < nx; k++) {
+        long at = find_ent(e, bs->n, x[k].t);
+        if (at < 0 || x[k].vm < e[at].vm || x[k].ds < e[at].ds || (x[k].sm && !e[at].sm)) {
+            if (sign > 0)
+                j->nbad++;
+            else
+                j->nbad--;
+            return;
+        }
+    }
+    jcount *c = w->cpool + j->off;
+    for (unsigned k = 0; k < nx; k++) {
+        long at = find_ent(e, bs->n, x[k].t);
+        jc_bump(&c[at].any, sign, &j->nmiss);
+        if (x[k].vm != NO_DIST && x[k].vm == e[at].vm)
+            jc_bump(&c[at].vm, sign, &j->nmiss);
+        if (x[k].ds != NO_DIST && x[k].ds == e[at].ds)
+            jc_bump(&c[at].ds, sign, &j->nmiss);
+        if (x[k].sm)
+            jc_bump(&c[at].sm, sign, &j->nmiss);
+    }
+}
+
+/* Counts block s's predecessors against its (new, valid) entry state. */
+static int jc_build(W *w, unsigned s)
+{
+    const bstate *bs = &w->st[s];
+    if (WA_GROW(w->ctx, w->cpool, w->capcpool, w->ncpool + bs->n + 1))
+        return -1;
+    jstate *j = &w->js[s];
+    j->off = w->ncpool;
+    w->ncpool += bs->n;
+    j->nbad = 0;
+    j->nmiss = 0;
+    const ent *e = list_of(w, bs);
+    for (unsigned k = 0; k < bs->n; k++) {
+        memset(&w->cpool[j->off + k], 0, sizeof(jcount));
+        j->nmiss += 1u + (e[k].vm != NO_DIST) + (e[k].ds != NO_DIST) + (e[k].sm != 0);
+    }
+    const wa_cfg *cfg = w->cfg;
+    for (unsigned p = cfg->pred.off[s]; p < cfg->pred.off[s + 1]; p++) {
+        const bstate *o = &w->outst[cfg->pred.data[p]];
+        if (o->valid)
+            jc_apply(w, s, list_of(w, o), o->n, 1);
+    }
+    return 0;
+}
+
+/* 1 if the join of block s's predecessors' exit states differs from its entry
+   state (precise phase). */
+static int join_differs(W *w, unsigned s)
+{
+    const bstate *bs = &w->st[s];
+    if (!bs->valid)
+        return 1;
+    if (w->many[s])
+        return w->js[s].nbad || w->js[s].nmiss;
+    const ent *j;
+    unsigned nj = join_preds(w, s, &j);
+    return !lists_equal(j, nj, list_of(w, bs), bs->n);
+}
+
+/* Makes block s's entry state the join of its predecessors' exit states
+   (precise phase). Returns -1 when out of memory. */
+static int take_join(W *w, unsigned s)
+{
+    if (w->many[s] && !join_differs(w, s))
+        return 0;
+    const ent *j;
+    unsigned nj = join_preds(w, s, &j);
+    if (w->st[s].valid && lists_equal(j, nj, list_of(w, &w->st[s]), w->st[s].n))
+        return 0;
+    if (store_state(w, &w->st[s], j, nj))
+        return -1;
+    return w->many[s] ? jc_build(w, s) : 0;
+}
+
 static int merge_into(W *w, unsigned s, unsigned n);
 
 static wa_status analyse(W *w)
@@ -552,14 +697,9 @@ static wa_status analyse(W *w)
                 continue;
             dirty[b] = 0;
             ran = 1;
-            if (precise) {
-                const ent *j;
-                unsigned nj = join_preds(w, b, &j);
-                if ((!w->st[b].valid || !lists_equal(j, nj, list_of(w, &w->st[b]), w->st[b].n)) &&
-                    store_state(w, &w->st[b], j, nj)) {
-                    st = wa_error_nomem(w->ctx);
-                    break;
-                }
+            if (precise && take_join(w, b)) {
+                st = wa_error_nomem(w->ctx);
+                break;
             }
             st = run_block(w, b, 0);
             if (st)
@@ -568,6 +708,7 @@ static wa_status analyse(W *w)
             bstate *o = &w->outst[b];
             if (o->valid && lists_equal(w->out, n, list_of(w, o), o->n))
                 continue;
+            bstate old = *o;
             if (store_state(w, o, w->out, n)) {
                 st = wa_error_nomem(w->ctx);
                 break;
@@ -576,10 +717,12 @@ static wa_status analyse(W *w)
                 unsigned s = cfg->succ.data[e];
                 int changed;
                 if (precise) {
-                    const ent *j;
-                    unsigned nj = join_preds(w, s, &j);
-                    changed = !w->st[s].valid ||
-                              !lists_equal(j, nj, list_of(w, &w->st[s]), w->st[s].n);
+                    if (w->many[s] && w->st[s].valid) {
+                        if (old.valid)
+                            jc_apply(w, s, list_of(w, &old), old.n, -1);
+                        jc_apply(w, s, list_of(w, o), o->n, 1);
+                    }
+                    changed = join_differs(w, s);
                 } else {
                     changed = merge_into(w, s, n);
                     if (changed < 0) {
@@ -643,7 +786,10 @@ static void w_free(W *w)
     wa_tmp_free(ctx, w->tmp2);
     wa_tmp_free(ctx, w->st);
     wa_tmp_free(ctx, w->outst);
+    wa_tmp_free(ctx, w->many);
+    wa_tmp_free(ctx, w->js);
     wa_mem_free(ctx, w->pool);
+    wa_mem_free(ctx, w->cpool);
     wa_edit_free(&w->edit);
     wa_unit_map_free(&w->map, ctx);
 }

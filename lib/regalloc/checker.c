@@ -155,7 +155,8 @@ static void check_mfma(chk *C, const wa_instr *in)
         return;
     unsigned dc, df, dn;
     phys_range(C, d, &dc, &df, &dn);
-    for (unsigned k = 1; k < in->nops && k <= 3; k++) {
+    const wa_isa_info *info = wa_isa(in->op);
+    for (unsigned k = 1; k < in->nops && k < info->num_operands; k++) {
         const wa_operand *s = &in->ops[k];
         if (s->kind != WA_OPND_VIRT && s->kind != WA_OPND_PHYS)
             continue;
@@ -163,10 +164,11 @@ static void check_mfma(chk *C, const wa_instr *in)
         phys_range(C, s, &sc, &sf, &sn);
         if (sc != dc || sf >= df + dn || df >= sf + sn)
             continue;
-        if (k == 3 && sf == df && sn == dn)
-            continue; /* srcC identical to vdst */
-        cerr(C, in, "MFMA vdst %c[%u:%u] overlaps %s %c[%u:%u]", letter(dc), df, df + dn - 1,
-             k == 1 ? "srcA" : k == 2 ? "srcB" : "srcC (partially)", letter(sc), sf, sf + sn - 1);
+        if (wa_mfma_overlap_allowed(info, k, sf == df && sn == dn))
+            continue;
+        cerr(C, in, "MFMA vdst %c[%u:%u] overlaps %s%s %c[%u:%u] (a %u-register result is early-clobber)",
+             letter(dc), df, df + dn - 1, info->operands[k].name, k == 3 ? " (partially)" : "",
+             letter(sc), sf, sf + sn - 1, dn);
     }
 }
 
@@ -837,6 +839,8 @@ wa_status wa_regalloc_check(unsigned *out_errors, const wa_program *prog,
         return wa_error_nomem(ctx);
     if (C.errors > MAX_REPORTS)
         wa_note(ctx, WA_LOC_NONE, "%u more problems not shown", C.errors - MAX_REPORTS);
+    if (ctx->debug & WA_DEBUG_REGALLOC)
+        wa_log(ctx, "[REGALLOC] checker: %u instructions, %u values, %u problems", n, nv, C.errors);
     if (out_errors)
         *out_errors = C.errors;
     return C.errors ? WA_E_VALIDATE : WA_OK;

@@ -31,6 +31,7 @@ typedef struct hint {
     unsigned other;     /* interval index */
     int delta;          /* reg(this) = reg(other) + delta */
     unsigned tie_point; /* MFMA tie: `other` may end exactly where this starts */
+    int mfma;           /* vdst and srcC of an MFMA (counted as a tie when taken) */
 } hint;
 
 typedef struct ival {
@@ -416,7 +417,7 @@ static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int
             }
         }
         if (ok) {
-            *tied = H->tie_point != WA_NONE;
+            *tied = H->mfma;
             return (unsigned)q;
         }
     }
@@ -675,7 +676,7 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
 
 /* ---- setup -------------------------------------------------------------------------------------- */
 
-static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_point)
+static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_point, int mfma)
 {
     if (WA_GROW(R->ctx, R->hints, R->caphints, R->nhints + 1))
         return -1;
@@ -685,7 +686,7 @@ static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_p
         return -1;
     R->hint_next = p;
     unsigned h = R->nhints++;
-    R->hints[h] = (hint){ other, delta, tie_point };
+    R->hints[h] = (hint){ other, delta, tie_point, mfma };
     R->hint_next[h] = R->iv[a].hint_head;
     R->iv[a].hint_head = h;
     return 0;
@@ -699,19 +700,23 @@ static int collect_hints(ra *R)
         const wa_isa_info *info = wa_isa(in->op);
         const wa_operand *d, *s;
         unsigned tie = WA_NONE;
+        int mfma = 0;
         if ((info->flags & WA_IF_MOVE) && !(R->opts.flags & WA_REGALLOC_NO_COALESCE)) {
             d = &in->ops[0];
             s = &in->ops[1];
         } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4) {
             d = &in->ops[0];
             s = &in->ops[3];
-            /* vdst is defined early and may take srcC's registers where srcC ends,
-               unless srcA or srcB read that register too (vdst must not overlap
-               them) */
+            /* An early-clobber vdst is defined at the use point and may take
+               srcC's registers where srcC ends, unless srcA or srcB read that
+               register too (vdst must not overlap them). Other MFMAs define vdst
+               after the reads, like any instruction: a plain hint. */
             int ab_reads_c = s->kind == WA_OPND_VIRT &&
                              ((in->ops[1].kind == WA_OPND_VIRT && in->ops[1].id == s->id) ||
                               (in->ops[2].kind == WA_OPND_VIRT && in->ops[2].id == s->id));
-            tie = ab_reads_c ? WA_NONE : 2 * i;
+            if (info->flags & WA_IF_EARLY_CLOBBER)
+                tie = ab_reads_c ? WA_NONE : 2 * i;
+            mfma = 1;
         } else {
             continue;
         }
@@ -722,7 +727,7 @@ static int collect_hints(ra *R)
         if (a == WA_NONE || b == WA_NONE)
             continue;
         int delta = (int)s->first - (int)d->first;
-        if (add_hint(R, a, b, delta, tie) || add_hint(R, b, a, -delta, WA_NONE))
+        if (add_hint(R, a, b, delta, tie, mfma) || add_hint(R, b, a, -delta, WA_NONE, mfma))
             return -1;
     }
     return 0;

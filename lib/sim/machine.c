@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define KERNARG_BASE 0x10000ull          /* device address of the kernarg segment */
-#define BUFFER_BASE(arg) ((uint64_t)((arg) + 1u) << 36) /* 64 GiB apart */
 #define DEFAULT_MAX_INSTRUCTIONS 100000000ull
 
 uint64_t sim_rand(wa_sim *sim)
@@ -96,6 +95,16 @@ wa_status wa_sim_create(wa_sim **out, const wa_program *prog, const wa_sim_optio
     sim->rng = o.seed * 0x2545F4914F6CDD1Dull + 0x9E37u;
     if ((st = wa_program_clone(&sim->prog, prog)) != WA_OK)
         goto fail;
+    /* branch targets, found once */
+    const wa_program *cp = sim->prog;
+    sim->label_at = wa_mem_alloc(ctx, ((size_t)cp->nlabels + 1u) * sizeof(unsigned));
+    if (!sim->label_at)
+        goto nomem;
+    for (unsigned l = 0; l < cp->nlabels; l++)
+        sim->label_at[l] = WA_NONE;
+    for (unsigned i = cp->ninstrs; i-- > 0;)
+        if (cp->instrs[i].op == WA_OP_LABEL && cp->instrs[i].ops[0].id < cp->nlabels)
+            sim->label_at[cp->instrs[i].ops[0].id] = i;
     /* virtual registers after the physical ones of their file */
     unsigned nv = prog->nvregs;
     sim->vfile = wa_mem_calloc(ctx, nv + 1, 1);
@@ -189,6 +198,7 @@ void wa_sim_destroy(wa_sim *sim)
     wa_mem_free(ctx, sim->vfile);
     wa_mem_free(ctx, sim->vbase);
     wa_program_destroy(sim->prog);
+    wa_mem_free(ctx, sim->label_at);
     wa_mem_free(ctx, sim);
 }
 
@@ -226,7 +236,7 @@ wa_status wa_sim_bind_buffer(wa_sim *sim, unsigned arg, void *data, size_t bytes
             return wa_error_nomem(sim->ctx);
         memset(r->def, 1, bytes); /* host data is defined */
     }
-    r->base = BUFFER_BASE(arg);
+    r->base = SIM_BUFFER_BASE(arg);
     r->size = bytes;
     r->data = data;
     sim->arg_set[arg] = 1;
@@ -601,10 +611,7 @@ void sim_write_s64(sim_ctx *c, unsigned k, uint64_t val, int def)
 
 static unsigned label_item(const wa_sim *sim, wa_label l)
 {
-    for (unsigned i = 0; i < sim->prog->ninstrs; i++)
-        if (sim->prog->instrs[i].op == WA_OP_LABEL && sim->prog->instrs[i].ops[0].id == l)
-            return i;
-    return WA_NONE;
+    return l < sim->prog->nlabels ? sim->label_at[l] : WA_NONE;
 }
 
 static void do_branch(sim_ctx *c, int taken)

@@ -207,9 +207,9 @@ static const sim_region *region_of(const wa_sim *sim, uint64_t addr, unsigned by
 {
     if (inside(&sim->kernarg, addr, bytes))
         return &sim->kernarg;
-    for (unsigned a = 0; a < sim->nargs; a++)
-        if (inside(&sim->bufs[a], addr, bytes))
-            return &sim->bufs[a];
+    uint64_t a = SIM_BUFFER_ARG(addr);
+    if (addr >= SIM_BUFFER_BASE(0) && a < sim->nargs && inside(&sim->bufs[a], addr, bytes))
+        return &sim->bufs[a];
     return NULL;
 }
 

@@ -24,6 +24,10 @@
 
 #define SIM_LANES 64u
 #define SIM_ALL_LANES 0xFFFFFFFFFFFFFFFFull
+/* Device address of the buffer bound to argument `arg`: 64 GiB apart (a buffer's
+   limit), so an address names its argument. */
+#define SIM_BUFFER_BASE(arg) ((uint64_t)((arg) + 1u) << 36)
+#define SIM_BUFFER_ARG(addr) (((addr) >> 36) - 1u)
 
 /* One 32-bit vector register: a value and a defined bit per lane. */
 typedef struct sim_vec {
@@ -127,6 +131,7 @@ typedef struct sim_region {
 struct wa_sim {
     wa_context *ctx;
     wa_program *prog;       /* private copy */
+    unsigned *label_at;     /* per label: the item placing it, WA_NONE if none */
     wa_sim_options opts;
     wa_target target;
     unsigned wg[3], grid[3];
@@ -138,7 +143,7 @@ struct wa_sim {
     /* arguments */
     unsigned nargs;
     wa_kernel_arg *args;
-    sim_region *bufs;       /* per argument: bound buffer (size 0 if none) */
+    sim_region *bufs;       /* per argument: bound buffer at SIM_BUFFER_BASE (size 0 if none) */
     uint8_t *arg_value;     /* by-value bytes per argument (kernarg layout) */
     uint8_t *arg_set;
     sim_region kernarg;

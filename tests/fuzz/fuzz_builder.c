@@ -19,17 +19,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Known builder gaps, not closed yet. While this is 1 the round trip is not
-   required of programs that have one of them:
-     1. an operand that is not a label in a branch target position (the builder
-        accepts e.g. an immediate there; the text form can only name a label);
-     2. modifiers on a label or comment item (wa_program_set_mods accepts them;
-        the text form has nowhere to write them).
-   Build with -DFZ_SKIP_KNOWN_BUILDER_GAPS=0 to see them reported. */
-#ifndef FZ_SKIP_KNOWN_BUILDER_GAPS
-#define FZ_SKIP_KNOWN_BUILDER_GAPS 1
-#endif
-
 #define MAX_CALLS 256
 #define MAX_VREGS 64
 
@@ -608,34 +597,6 @@ static void call_once(state *s)
     }
 }
 
-#if FZ_SKIP_KNOWN_BUILDER_GAPS
-/* 1 if the program has one of the gaps listed at the top of this file. */
-static int has_known_gap(const wa_program *prog)
-{
-    wa_mods d = WA_MODS_INIT;
-    for (unsigned i = 0; i < wa_program_size(prog); i++) {
-        wa_instr_view v;
-        if (wa_program_get(&v, prog, i) != WA_OK)
-            return 0;
-        const wa_isa_info *info = wa_isa_get(v.opcode);
-        if (v.opcode == WA_OP_LABEL || v.opcode == WA_OP_COMMENT) {
-            const wa_mods *m = v.mods;
-            if (m->flags != d.flags || m->offset != d.offset || m->offset1 != d.offset1 ||
-                m->cbsz != d.cbsz || m->abid != d.abid || m->blgp != d.blgp ||
-                m->op_sel != d.op_sel || m->op_sel_hi != d.op_sel_hi || m->vmcnt != d.vmcnt ||
-                m->lgkmcnt != d.lgkmcnt || m->expcnt != d.expcnt || m->dpp_ctrl != d.dpp_ctrl ||
-                m->row_mask != d.row_mask || m->bank_mask != d.bank_mask)
-                return 1;
-            continue;
-        }
-        for (unsigned k = 0; k < v.num_operands && k < info->num_operands; k++)
-            if (info->operands[k].classes == WA_OC_LABEL && v.operands[k].kind != WA_OPND_LABEL)
-                return 1;
-    }
-    return 0;
-}
-#endif
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     state s;
@@ -649,18 +610,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned calls = 0; calls < MAX_CALLS && s.r.n; calls++)
         call_once(&s);
 
-#if FZ_SKIP_KNOWN_BUILDER_GAPS
-    int round_trip = !has_known_gap(s.prog);
-#else
-    int round_trip = 1;
-#endif
-    if (round_trip)
-        fz_round_trip(s.prog, "built program");
+    fz_round_trip(s.prog, "built program");
 
     wa_status st = wa_program_validate(NULL, s.prog, NULL);
     if (fz_verbose())
-        fprintf(stderr, "fuzz_builder: %u items, %s%s\n", wa_program_size(s.prog),
-                st == WA_OK ? "valid" : "invalid", round_trip ? "" : ", known gap: no round trip");
+        fprintf(stderr, "fuzz_builder: %u items, %s\n", wa_program_size(s.prog),
+                st == WA_OK ? "valid" : "invalid");
     if (st != WA_OK) {
         fz_check_failure(s.ctx, st, "wa_program_validate");
     } else {

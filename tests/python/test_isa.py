@@ -74,8 +74,10 @@ def test_enum_names_come_from_the_library():
     assert waveasm.tuple_align("gfx942", "vgpr", 4) >= 2
 
 
-def _sample(o, label, f8f6f4):
-    """An operand the position accepts, sized as the table says."""
+def _sample(o, label, f8f6f4, k):
+    """An operand the position accepts, sized as the table says; operand k gets
+    vector registers of its own (an early-clobber MFMA result must not overlap
+    its sources)."""
     cls = o.classes
     size = o.size or (8 if f8f6f4 else 1)
     if "label" in cls:
@@ -84,7 +86,11 @@ def _sample(o, label, f8f6f4):
         return "off"
     for rc in ("vgpr", "agpr", "sgpr"):
         if rc in cls:
-            return Operand.phys(rc, 8 if size > 1 else 1, size)
+            if size > 1:
+                return Operand.phys(rc, 8 + 24 * k, size)
+            # single SGPRs share s1: reading one SGPR twice counts once on the
+            # constant bus
+            return Operand.phys(rc, 1 if rc == "sgpr" else 1 + k, size)
     if "special" in cls:
         return "vcc"
     if "imm" in cls:
@@ -99,7 +105,7 @@ def test_every_opcode_builds_prints_parses_and_validates(info):
     with waveasm.Context(target) as ctx:
         prog = ctx.program("k")
         label = prog.label("L")
-        ops = [_sample(o, label, "f8f6f4" in info.flags) for o in info.operands]
+        ops = [_sample(o, label, "f8f6f4" in info.flags, k) for k, o in enumerate(info.operands)]
         if "lds_dma" in info.flags:
             tag = getattr(prog, info.mnemonic)(*ops, lds=True)  # the plain name + lds
         else:

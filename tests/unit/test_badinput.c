@@ -375,12 +375,10 @@ static void truncated_examples(void)
             continue;
         /* Every prefix; long files are sampled so the test stays fast. */
         size_t step = len > 6000 ? len / 3000 : 1;
-        unsigned ok = 0, failed = 0;
+        unsigned failed = 0;
         for (size_t cut = 0; cut <= len; cut += step) {
             ut_context("%s cut at %zu", files[i], cut);
-            if (parse_exact(ctx, text, cut, files[i]) == WA_OK)
-                ok++;
-            else
+            if (parse_exact(ctx, text, cut, files[i]) != WA_OK)
                 failed++;
         }
         ut_context("%s", files[i]);

@@ -1,9 +1,12 @@
 /* tests/unit/test_context.c — contexts, status and target names, diagnostics. */
+#define _POSIX_C_SOURCE 200809L /* setenv, dup, fileno */
 #include "check.h"
 #include "util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void create_defaults(void)
 {
@@ -323,8 +326,60 @@ static void buffer_outlives_context(void)
     wa_free(text);
 }
 
+/* Debug switches write only to a log hook: without one the library prints
+   nothing (stderr is redirected to a file that must stay empty). */
+static void logs_without_hook_are_dropped(void)
+{
+    static const char *const env[] = { "WAVE_DEBUG_LIVENESS", "WAVE_DEBUG_REGALLOC",
+                                       "WAVE_KERNEL_ALLOC_DEBUG", NULL };
+    static const char *const text = ".kernel k\n"
+                                    "  v_mov_b32 %v1, 1\n"
+                                    "  v_readfirstlane_b32 %s2, %v1\n"
+                                    "  s_endpgm\n"
+                                    ".end_kernel\n";
+    for (int hook = 0; hook <= 1; hook++) {
+        ut_log_lines lines;
+        memset(&lines, 0, sizeof(lines));
+        wa_context *ctx = NULL;
+        if (hook) {
+            ctx = ut_context_logging(WA_TARGET_GFX942, &lines, env);
+        } else {
+            for (unsigned i = 0; env[i]; i++)
+                setenv(env[i], "1", 1);
+            ctx = ut_context_new(WA_TARGET_GFX942);
+            for (unsigned i = 0; env[i]; i++)
+                unsetenv(env[i]);
+        }
+        FILE *tmp = tmpfile();
+        REQUIRE(tmp != NULL);
+        fflush(stderr);
+        int saved = dup(fileno(stderr));
+        REQUIRE(saved >= 0);
+        REQUIRE(dup2(fileno(tmp), fileno(stderr)) >= 0);
+        wa_program *prog = NULL;
+        wa_status st = wa_program_parse(&prog, ctx, text, strlen(text), "k.wa");
+        if (st == WA_OK)
+            st = wa_compile(prog, NULL);
+        fflush(stderr);
+        dup2(saved, fileno(stderr));
+        close(saved);
+        CHECK_OK(st);
+        fseek(tmp, 0, SEEK_END);
+        long written = ftell(tmp);
+        fclose(tmp);
+        CHECK_EQ_INT(written, 0);
+        if (hook) {
+            CHECK(lines.n > 0);
+            CHECK_STR_CONTAINS(lines.text, "[REGALLOC]");
+        }
+        wa_program_destroy(prog);
+        wa_context_destroy(ctx);
+    }
+}
+
 UT_SUITE(
     UT_CASE(create_defaults)
+    UT_CASE(logs_without_hook_are_dropped)
     UT_CASE(create_invalid)
     UT_CASE(status_strings)
     UT_CASE(target_names)

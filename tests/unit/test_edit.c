@@ -221,17 +221,68 @@ static void replace_operands(void)
     REQUIRE_OK(wa_build_label(prog, a));
     CHECK_STATUS(wa_program_set_operand(prog, 1, 0, wa_opnd_label(b)), WA_E_INVALID);
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "label", UT_ANY, UT_ANY, UT_ANY);
-    /* a branch target can be redirected */
+    /* a branch target can be redirected, but only to a label: the text form
+       writes nothing else there */
     REQUIRE_OK(wa_build_branch(NULL, prog, WA_OP_S_BRANCH, a));
     CHECK_OK(wa_program_set_operand(prog, 2, 0, wa_opnd_label(b)));
     REQUIRE_OK(wa_program_get(&v, prog, 2));
     CHECK_EQ_UINT(v.operands[0].id, b);
-    /* a label goes nowhere but a branch target: the text form could not write it */
-    CHECK_STATUS(wa_program_set_operand(prog, 0, 1, wa_opnd_label(b)), WA_E_INVALID);
-    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "operand 1: a label is not allowed here", UT_ANY, UT_ANY,
-                    t);
-    REQUIRE_OK(wa_program_get(&v, prog, 0));
-    CHECK_EQ_INT(v.operands[1].imm.i, 5);
+    CHECK_STATUS(wa_program_set_operand(prog, 2, 0, wa_opnd_imm(4)), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "s_branch operand 0 (target) must be a label", UT_ANY,
+                    UT_ANY, UT_ANY);
+    CHECK_STATUS(wa_program_set_operand(prog, 0, 1, wa_opnd_label(a)), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "a label can only be a branch target", UT_ANY, UT_ANY,
+                    UT_ANY);
+    REQUIRE_OK(wa_program_get(&v, prog, 2));
+    CHECK_EQ_INT(v.operands[0].kind, WA_OPND_LABEL);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* Builders refuse what the printer cannot write back: a branch target that is
+   not a label, a label anywhere else, modifiers on a label or a comment. What
+   they accept prints and parses back to an equal program. */
+static void builders_refuse_what_does_not_print(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    wa_label l;
+    REQUIRE_OK(wa_program_label_create(&l, prog, "top"));
+    REQUIRE_OK(wa_build_label(prog, l));
+    wa_operand imm = wa_opnd_imm(3), vreg = wa_opnd_phys(WA_REG_VGPR, 0, 1);
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_S_BRANCH, &imm, 1, NULL), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "s_branch operand 0 (target) must be a label", UT_ANY,
+                    UT_ANY, UT_ANY);
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_S_CBRANCH_SCC1, &vreg, 1, NULL), WA_E_INVALID);
+    wa_operand lab = wa_opnd_label(l);
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_S_NOP, &lab, 1, NULL), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "s_nop operand 0 (count)|a label can only be a branch target",
+                    UT_ANY, UT_ANY, UT_ANY);
+    /* labels and comments take no modifiers */
+    wa_mods m = WA_MODS_INIT;
+    m.offset = 8;
+    wa_label l2;
+    REQUIRE_OK(wa_program_label_create(&l2, prog, "next"));
+    wa_operand lab2 = wa_opnd_label(l2);
+    CHECK_STATUS(wa_build(NULL, prog, WA_OP_LABEL, &lab2, 1, &m), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "use wa_build_label", UT_ANY, UT_ANY, UT_ANY);
+    REQUIRE_OK(wa_build_comment(prog, "a comment"));
+    CHECK_STATUS(wa_program_set_mods(prog, 0, &m), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "a label takes no modifiers", UT_ANY, UT_ANY, UT_ANY);
+    CHECK_STATUS(wa_program_set_mods(prog, 1, &m), WA_E_INVALID);
+    CHECK_LAST_DIAG(ctx, WA_E_INVALID, "a comment takes no modifiers", UT_ANY, UT_ANY, UT_ANY);
+    wa_mods dflt = WA_MODS_INIT;
+    CHECK_OK(wa_program_set_mods(prog, 1, &dflt)); /* the defaults are fine */
+    REQUIRE_OK(wa_build_branch(NULL, prog, WA_OP_S_CBRANCH_SCC1, l));
+    REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+    /* what was accepted round-trips */
+    char *text = ut_print(prog);
+    REQUIRE(text != NULL);
+    wa_program *again = ut_parse(ctx, text);
+    CHECK(again && wa_program_equal(prog, again));
+    wa_free(text);
+    wa_program_destroy(again);
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
 }
@@ -444,6 +495,7 @@ static void edits_and_validation(void)
 }
 
 UT_SUITE(
+    UT_CASE(builders_refuse_what_does_not_print)
     UT_CASE(insert_point)
     UT_CASE(erase_items)
     UT_CASE(move_items)

@@ -713,51 +713,73 @@ static void partial_definitions(void)
 static void mfma_early_clobber_and_tie(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    /* An early-clobber MFMA (8-register f64 result) writes vdst at its use point. */
     wa_program *prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"            /* 0 */
-                                  "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"            /* 1 */
-                                  "  v_mfma_f32_16x16x16_f16 %v3<4,align=2>, %v1, %v1, %v2\n"     /* 2 */
-                                  "  global_store_dwordx4 v0, %v3, s[0:1]\n"                      /* 3 */
+                                  "  global_load_dwordx4 %v2<8,align=2>[0:3], v0, s[0:1]\n"       /* 1 */
+                                  "  global_load_dwordx4 %v2[4:7], v0, s[0:1]\n"                  /* 2 */
+                                  "  v_mfma_f64_16x16x4_f64 %v3<8,align=2>, %v1, %v1, %v2\n"      /* 3 */
+                                  "  global_store_dwordx4 v0, %v3[0:3], s[0:1]\n"                 /* 4 */
                                   "  s_endpgm\n");
     REQUIRE(prog);
     wa_liveness *live = live_of(prog);
     REQUIRE(live);
-    CHECK_SEGS(live, 1, "[1,4]");
-    CHECK_SEGS(live, 2, "[3,4]");
-    CHECK_SEGS(live, 3, "[4,6]"); /* from the MFMA's use point */
-    CHECK(wa_liveness_is_live(live, 1, 4) && wa_liveness_is_live(live, 3, 4));
-    /* item 2, point 4: v0 + %v1 (2) + %v2 (4) + %v3 (4) - the tie (4) = 7; point 5:
-       v0 + %v3 = 5. Item 1 also has 7 (v0 + 2 + 4). */
-    CHECK_EQ_UINT(wa_liveness_pressure(live, 2, WA_REG_VGPR), 7);
+    CHECK_SEGS(live, 1, "[1,6]");
+    CHECK_SEGS(live, 3, "[6,8]"); /* from the MFMA's use point */
+    CHECK(wa_liveness_is_live(live, 1, 6) && wa_liveness_is_live(live, 3, 6));
+    /* item 3, point 6: v0 + %v1 (2) + %v2 (8) + %v3 (8) - the tie (8) = 11; point 7:
+       v0 + %v3 = 9. Items 1 and 2 also have 11 (v0 + 2 + 8). */
+    CHECK_EQ_UINT(wa_liveness_pressure(live, 3, WA_REG_VGPR), 11);
     unsigned at;
-    CHECK_EQ_UINT(wa_liveness_max_pressure(live, WA_REG_VGPR, &at), 7);
+    CHECK_EQ_UINT(wa_liveness_max_pressure(live, WA_REG_VGPR, &at), 11);
     CHECK_EQ_UINT(at, 1);
     wa_liveness_destroy(live);
     wa_program_destroy(prog);
 
-    /* srcC read again after the MFMA: no tie, 11 registers at the MFMA. */
+    /* srcC read again after the MFMA: no tie, 19 registers at the MFMA. */
     prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
-                      "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"
-                      "  v_mfma_f32_16x16x16_f16 %v3<4,align=2>, %v1, %v1, %v2\n"
-                      "  global_store_dwordx4 v0, %v3, s[0:1]\n"
-                      "  global_store_dwordx4 v0, %v2, s[0:1]\n"
+                      "  global_load_dwordx4 %v2<8,align=2>[0:3], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %v2[4:7], v0, s[0:1]\n"
+                      "  v_mfma_f64_16x16x4_f64 %v3<8,align=2>, %v1, %v1, %v2\n"
+                      "  global_store_dwordx4 v0, %v3[0:3], s[0:1]\n"
+                      "  global_store_dwordx4 v0, %v2[0:3], s[0:1]\n"
                       "  s_endpgm\n");
     REQUIRE(prog);
     live = live_of(prog);
     REQUIRE(live);
-    CHECK_EQ_UINT(wa_liveness_pressure(live, 2, WA_REG_VGPR), 11);
+    CHECK_EQ_UINT(wa_liveness_pressure(live, 3, WA_REG_VGPR), 19);
     wa_liveness_destroy(live);
     wa_program_destroy(prog);
 
     /* srcB reads srcC's register: vdst cannot take it, no tie either. */
-    prog = parse(ctx, "  global_load_dwordx4 %a2<4,align=2>, v0, s[0:1]\n"
+    prog = parse(ctx, "  global_load_dwordx4 %a2<8,align=2>[0:3], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %a2[4:7], v0, s[0:1]\n"
                       "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
-                      "  v_mfma_f32_16x16x16_f16 %a3<4,align=2>, %v1, %a2[2:3], %a2\n"
-                      "  global_store_dwordx4 v0, %a3, s[0:1]\n"
+                      "  v_mfma_f64_16x16x4_f64 %a3<8,align=2>, %v1, %a2[2:3], %a2\n"
+                      "  global_store_dwordx4 v0, %a3[0:3], s[0:1]\n"
                       "  s_endpgm\n");
     REQUIRE(prog);
     live = live_of(prog);
     REQUIRE(live);
-    CHECK_EQ_UINT(wa_liveness_pressure(live, 2, WA_REG_AGPR), 8);
+    CHECK_EQ_UINT(wa_liveness_pressure(live, 3, WA_REG_AGPR), 16);
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+
+    /* A result of 128 bits or less is written after the reads: vdst starts at
+       the def point, and at the MFMA the pressure is the sources' (7), then
+       v0 + vdst (5). */
+    prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"            /* 0 */
+                      "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"            /* 1 */
+                      "  v_mfma_f32_16x16x16_f16 %v3<4,align=2>, %v1, %v1, %v2\n"     /* 2 */
+                      "  global_store_dwordx4 v0, %v3, s[0:1]\n"                      /* 3 */
+                      "  s_endpgm\n");
+    REQUIRE(prog);
+    live = live_of(prog);
+    REQUIRE(live);
+    CHECK_SEGS(live, 1, "[1,4]");
+    CHECK_SEGS(live, 2, "[3,4]");
+    CHECK_SEGS(live, 3, "[5,6]");
+    CHECK(!wa_liveness_is_live(live, 3, 4));
+    CHECK_EQ_UINT(wa_liveness_pressure(live, 2, WA_REG_VGPR), 7);
     wa_liveness_destroy(live);
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
@@ -770,20 +792,21 @@ static void mfma_redefinition_at_block_start(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
     wa_program *prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"    /* 0 */
-                                  "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"    /* 1 */
-                                  "  s_cmp_eq_u32 s0, 0\n"                                /* 2 */
-                                  "  s_cbranch_scc1 L0\n"                                 /* 3 */
-                                  "  v_mfma_f32_16x16x16_f16 %v2, %v1, %v1, 0\n"          /* 4 */
-                                  "  global_store_dwordx4 v0, %v2, s[0:1]\n"              /* 5 */
-                                  "  s_endpgm\n"                                          /* 6 */
-                                  "L0:\n"                                                 /* 7 */
-                                  "  global_store_dwordx4 v0, %v2, s[0:1]\n"              /* 8 */
-                                  "  s_endpgm\n");                                        /* 9 */
+                                  "  global_load_dwordx4 %v2<8,align=2>[0:3], v0, s[0:1]\n" /* 1 */
+                                  "  global_load_dwordx4 %v2[4:7], v0, s[0:1]\n"         /* 2 */
+                                  "  s_cmp_eq_u32 s0, 0\n"                                /* 3 */
+                                  "  s_cbranch_scc1 L0\n"                                 /* 4 */
+                                  "  v_mfma_f64_16x16x4_f64 %v2, %v1, %v1, 0\n"           /* 5 */
+                                  "  global_store_dwordx4 v0, %v2[4:7], s[0:1]\n"         /* 6 */
+                                  "  s_endpgm\n"                                          /* 7 */
+                                  "L0:\n"                                                 /* 8 */
+                                  "  global_store_dwordx4 v0, %v2[0:3], s[0:1]\n"         /* 9 */
+                                  "  s_endpgm\n");                                        /* 10 */
     REQUIRE(prog);
     wa_liveness *live = live_of(prog);
     REQUIRE(live);
-    CHECK_SEGS(live, 1, "[1,8]");
-    CHECK_SEGS(live, 2, "[3,10] [14,16]");
+    CHECK_SEGS(live, 1, "[1,10]");
+    CHECK_SEGS(live, 2, "[3,12] [16,18]");
     check_live_sets(live, 0, "", "1 2");
     check_live_sets(live, 1, "1", "");
     check_live_sets(live, 2, "2", "");

@@ -357,16 +357,6 @@ static void moves(void)
            WA_PEEPHOLE_NO_MOVES,
            "v_mov_b32 %v2, v0\nv_mov_b32 %v2, %v2\nglobal_store_dword v0, %v2, s[0:1]\ns_endpgm\n",
            &none);
-    /* a self-move (or an identity that is one) that is the register's only
-       definition stays: without it the store reads a register nothing defines,
-       which the validator rejects */
-    const char *only = "  v_mov_b32 %v1, %v1\n  v_add_u32 %v2, 0, %v2\n"
-                       "  global_store_dword v0, %v1, s[0:1]\n"
-                       "  global_store_dword v0, %v2, s[0:1] offset:256\n  s_endpgm\n";
-    expect(only, 0,
-           "v_mov_b32 %v1, %v1\nv_add_u32 %v2, 0, %v2\nglobal_store_dword v0, %v1, s[0:1]\n"
-           "global_store_dword v0, %v2, s[0:1] offset:256\ns_endpgm\n",
-           &none);
     /* removing the identity leaves %s1 one definition, a constant: the read the
        sweep has passed takes it in another round, so that a second run of the
        pass has nothing left to do */
@@ -388,6 +378,21 @@ static void moves(void)
            "global_store_dword v0, %v1, s[0:1]\nskip:\nglobal_store_dword v0, %v1, s[0:1] offset:256\n"
            "s_endpgm\n",
            &r);
+    /* a self-move or an identity that is its register's only definition stays:
+       without it the register would be read with no definition at all */
+    expect("  v_mov_b32 %v1, %v1\n  v_add_u32 %v2, %v2, 0\n  v_or_b32 %v3, 0, %v3\n"
+           "  global_store_dword v0, %v1, s[0:1]\n  global_store_dword v0, %v2, s[0:1]\n"
+           "  global_store_dword v0, %v3, s[0:1]\n  s_endpgm\n",
+           0,
+           "v_mov_b32 %v1, %v1\nv_add_u32 %v2, %v2, 0\nv_or_b32 %v3, 0, %v3\n"
+           "global_store_dword v0, %v1, s[0:1]\nglobal_store_dword v0, %v2, s[0:1]\n"
+           "global_store_dword v0, %v3, s[0:1]\ns_endpgm\n",
+           &none);
+    /* ... but goes when another definition remains */
+    wa_pass_stats two = stats_of(0, 1, 3, 0, 3, 1);
+    expect("  v_mov_b32 %v1, v0\n  v_mov_b32 %v1, %v1\n  v_add_u32 %v1, %v1, 0\n"
+           "  global_store_dword v0, %v1, s[0:1]\n  s_endpgm\n",
+           0, "global_store_dword v0, v0, s[0:1]\ns_endpgm\n", &two);
     /* ... but not inside a loop, where the source changes every iteration */
     expect("  s_mov_b32 %s3, 0\nloop:\n  v_add_u32 %v1, %s3, v0\n  v_mov_b32 %v2, %v1\n"
            "  s_add_u32 %s3, %s3, 1\n  s_cmp_lt_u32 %s3, 3\n  s_cbranch_scc1 loop\n"

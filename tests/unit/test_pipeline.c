@@ -288,6 +288,80 @@ static void verify_catches_missing_waits(void)
     wa_context_destroy(ctx);
 }
 
+/* WA_PIPELINE_VERIFY runs the independent allocation checker on the library's
+   allocation (its WAVE_DEBUG_REGALLOC log line shows it ran), in the pipeline
+   and in wa_run_stage; without the flag it does not run. */
+static void verify_runs_allocation_checker(void)
+{
+    static const char *const env[] = { "WAVE_DEBUG_REGALLOC", NULL };
+    for (int verify = 0; verify <= 1; verify++) {
+        for (int single = 0; single <= 1; single++) {
+            ut_log_lines lines;
+            wa_context *ctx = ut_context_logging(WA_TARGET_GFX942, &lines, env);
+            wa_program *prog = ut_parse(ctx, kernel_text);
+            REQUIRE(prog != NULL);
+            wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+            po.flags = verify ? WA_PIPELINE_VERIFY : 0;
+            if (single) {
+                CHECK_OK(wa_run_stage(prog, WA_STAGE_REGALLOC, &po, NULL));
+            } else {
+                CHECK_OK(wa_compile(prog, &po));
+            }
+            ut_context("verify %d, %s", verify, single ? "wa_run_stage" : "wa_compile");
+            CHECK(strstr(lines.text, "[REGALLOC] checker:") != NULL ? verify : !verify);
+            if (verify)
+                CHECK_STR_CONTAINS(lines.text, "0 problems");
+            ut_context("%s", "");
+            wa_program_destroy(prog);
+            wa_context_destroy(ctx);
+        }
+    }
+}
+
+/* The pipeline validates first: a program the validator rejects is not
+   compiled (the program is left as it was), with the validator's located
+   diagnostics; WA_PIPELINE_NO_VALIDATE skips the check. */
+static void invalid_input_is_not_compiled(void)
+{
+    static const char *const bodies[] = {
+        /* a literal in a VOP3 instruction */
+        "  v_fma_f32 v1, v0, v0, 0x12345\n  global_store_dword v0, v1, s[0:1]\n  s_endpgm\n",
+        /* a read of a never-defined register */
+        "  v_add_u32 %v1, %v2, v0\n  global_store_dword v0, %v1, s[0:1]\n  s_endpgm\n",
+    };
+    static const char *const words[] = { "v_fma_f32|literal", "%v2|never defined" };
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    for (unsigned t = 0; t < 2; t++) {
+        ut_context("case %u", t);
+        wa_program *prog = NULL;
+        REQUIRE_OK(ut_parse_body(&prog, ctx, "gfx942", bodies[t]));
+        wa_program *orig = NULL;
+        REQUIRE_OK(wa_program_clone(&orig, prog));
+        CHECK_STATUS(wa_compile(prog, NULL), WA_E_VALIDATE);
+        CHECK_DIAG(ctx, WA_E_VALIDATE, words[t], UT_BODY_LINE, 3, UT_ANY);
+        CHECK(wa_program_equal(prog, orig));
+        wa_pipeline *pl = NULL;
+        REQUIRE_OK(wa_pipeline_create(&pl, ctx, NULL));
+        CHECK_STATUS(wa_pipeline_run(pl, prog), WA_E_VALIDATE);
+        wa_stage_stats ss;
+        REQUIRE_OK(wa_pipeline_stats(&ss, pl, WA_STAGE_CSE));
+        CHECK_EQ_INT(ss.ran, 0);
+        wa_pipeline_destroy(pl);
+        /* without the check the stages run on it */
+        wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+        po.flags = WA_PIPELINE_NO_VALIDATE;
+        REQUIRE_OK(wa_pipeline_create(&pl, ctx, &po));
+        wa_pipeline_run(pl, prog);
+        REQUIRE_OK(wa_pipeline_stats(&ss, pl, WA_STAGE_CSE));
+        CHECK_EQ_INT(ss.ran, 1);
+        wa_pipeline_destroy(pl);
+        wa_program_destroy(orig);
+        wa_program_destroy(prog);
+    }
+    ut_context("%s", "");
+    wa_context_destroy(ctx);
+}
+
 /* Per-stage options reach the stage: with the barrier wait turned off, the
    pipeline inserts fewer waits before s_barrier. */
 static void stage_options(void)
@@ -445,5 +519,6 @@ static void bench_kernels(void)
 
 UT_SUITE(UT_CASE(names) UT_CASE(bad_options) UT_CASE(default_pipeline_stats)
              UT_CASE(enable_and_replace) UT_CASE(verify_catches_missing_waits)
+                 UT_CASE(verify_runs_allocation_checker) UT_CASE(invalid_input_is_not_compiled)
                  UT_CASE(stage_options) UT_CASE(random_programs) UT_CASE(examples)
                      UT_CASE(bench_kernels));

@@ -614,39 +614,59 @@ static void bad_options(void)
 static void tied_mfma_accumulator(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
-    /* srcC (%v2) ends at the MFMA: vdst (%v3) takes exactly its registers. */
+    /* Early-clobber MFMA (8-register f64 result): srcC (%v2) ends at the MFMA, and
+       vdst (%v3) takes exactly its registers, never srcA's. */
     wa_program *prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
-                                  "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"
-                                  "  v_mfma_f32_16x16x16_f16 %v3<4,align=2>, %v1, %v1, %v2\n"
-                                  "  global_store_dwordx4 v0, %v3, s[0:1]\n"
+                                  "  global_load_dwordx4 %v2<8,align=2>[0:3], v0, s[0:1]\n"
+                                  "  global_load_dwordx4 %v2[4:7], v0, s[0:1]\n"
+                                  "  v_mfma_f64_16x16x4_f64 %v3<8,align=2>, %v1, %v1, %v2\n"
+                                  "  global_store_dwordx4 v0, %v3[0:3], s[0:1]\n"
+                                  "  global_store_dwordx4 v0, %v3[4:7], s[0:1]\n"
                                   "  s_endpgm\n");
     REQUIRE(prog);
     wa_regalloc_result *res = alloc(prog, NULL);
     REQUIRE(res);
     unsigned a = reg_of(res, 1), c = reg_of(res, 2), d = reg_of(res, 3);
     CHECK_EQ_UINT(d, c);
-    CHECK_MSG(a + 2 <= d || d + 4 <= a, "vdst v[%u:%u] overlaps srcA v[%u:%u]", d, d + 3, a, a + 1);
+    CHECK_MSG(a + 2 <= d || d + 8 <= a, "vdst v[%u:%u] overlaps srcA v[%u:%u]", d, d + 7, a, a + 1);
     wa_regalloc_stats s = stats_of(res);
     CHECK_EQ_UINT(s.tied, 1);
-    CHECK(s.peak_vgprs <= 8); /* v0, the pair, one quad, what alignment costs */
+    CHECK(s.peak_vgprs <= 12); /* v0, the pair, 8, what alignment costs */
     CHECK(s.peak_vgprs >= s.max_pressure_vgpr);
     char *text = applied(prog, res, NULL);
     if (text) {
         char want[96];
-        snprintf(want, sizeof(want), "v_mfma_f32_16x16x16_f16 v[%u:%u], v[%u:%u], v[%u:%u], v[%u:%u]",
-                 d, d + 3, a, a + 1, a, a + 1, c, c + 3);
+        snprintf(want, sizeof(want), "v_mfma_f64_16x16x4_f64 v[%u:%u], v[%u:%u], v[%u:%u], v[%u:%u]",
+                 d, d + 7, a, a + 1, a, a + 1, c, c + 7);
         CHECK_STR_CONTAINS(text, want);
     }
     free(text);
     wa_regalloc_destroy(res);
     wa_program_destroy(prog);
 
-    /* srcC read again later: no tie, and vdst does not overlap it at all */
+    /* A 128-bit result is no early clobber: vdst takes srcC's registers through
+       an ordinary hint (it starts after srcC's last read anyway). */
     prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
                       "  global_load_dwordx4 %v2<4,align=2>, v0, s[0:1]\n"
                       "  v_mfma_f32_16x16x16_f16 %v3<4,align=2>, %v1, %v1, %v2\n"
                       "  global_store_dwordx4 v0, %v3, s[0:1]\n"
-                      "  global_store_dwordx4 v0, %v2, s[0:1]\n"
+                      "  s_endpgm\n");
+    REQUIRE(prog);
+    res = alloc(prog, NULL);
+    REQUIRE(res);
+    CHECK_EQ_UINT(reg_of(res, 3), reg_of(res, 2));
+    CHECK_EQ_UINT(stats_of(res).tied, 1);
+    free(applied(prog, res, NULL));
+    wa_regalloc_destroy(res);
+    wa_program_destroy(prog);
+
+    /* srcC read again later: no tie, and vdst does not overlap it at all */
+    prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
+                      "  global_load_dwordx4 %v2<8,align=2>[0:3], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %v2[4:7], v0, s[0:1]\n"
+                      "  v_mfma_f64_16x16x4_f64 %v3<8,align=2>, %v1, %v1, %v2\n"
+                      "  global_store_dwordx4 v0, %v3[0:3], s[0:1]\n"
+                      "  global_store_dwordx4 v0, %v2[0:3], s[0:1]\n"
                       "  s_endpgm\n");
     REQUIRE(prog);
     res = alloc(prog, NULL);
@@ -654,8 +674,8 @@ static void tied_mfma_accumulator(void)
     a = reg_of(res, 1);
     c = reg_of(res, 2);
     d = reg_of(res, 3);
-    CHECK_MSG(c + 4 <= d || d + 4 <= c, "vdst v[%u:%u] overlaps srcC v[%u:%u]", d, d + 3, c, c + 3);
-    CHECK_MSG(a + 2 <= d || d + 4 <= a, "vdst overlaps srcA");
+    CHECK_MSG(c + 8 <= d || d + 8 <= c, "vdst v[%u:%u] overlaps srcC v[%u:%u]", d, d + 7, c, c + 7);
+    CHECK_MSG(a + 2 <= d || d + 8 <= a, "vdst overlaps srcA");
     CHECK_EQ_UINT(stats_of(res).tied, 0);
     wa_regalloc_destroy(res);
     wa_program_destroy(prog);
@@ -683,33 +703,37 @@ static void tied_mfma_accumulator(void)
     /* AGPR accumulators, and srcC as a sub-range of a wider register: vdst takes
        that sub-range's registers */
     prog = parse(ctx, "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
-                      "  global_load_dwordx4 %a2<8,align=2>[0:3], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %a2<16,align=2>[0:3], v0, s[0:1]\n"
                       "  global_load_dwordx4 %a2[4:7], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %a2[8:11], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %a2[12:15], v0, s[0:1]\n"
                       "  global_store_dwordx4 v0, %a2[0:3], s[0:1]\n"
-                      "  v_mfma_f32_16x16x16_f16 %a3<4,align=2>, %v1, %v1, %a2[4:7]\n"
-                      "  global_store_dwordx4 v0, %a3, s[0:1]\n"
+                      "  global_store_dwordx4 v0, %a2[4:7], s[0:1]\n"
+                      "  v_mfma_f64_16x16x4_f64 %a3<8,align=2>, %v1, %v1, %a2[8:15]\n"
+                      "  global_store_dwordx4 v0, %a3[0:3], s[0:1]\n"
                       "  s_endpgm\n");
     REQUIRE(prog);
     res = alloc(prog, NULL);
     REQUIRE(res);
-    CHECK_EQ_UINT(reg_of(res, 3), reg_of(res, 2) + 4);
+    CHECK_EQ_UINT(reg_of(res, 3), reg_of(res, 2) + 8);
     CHECK_EQ_UINT(stats_of(res).tied, 1);
     free(applied(prog, res, NULL));
     wa_regalloc_destroy(res);
     wa_program_destroy(prog);
 
-    /* srcB reads srcC's registers: vdst must not take them */
-    prog = parse(ctx, "  global_load_dwordx4 %a2<4,align=2>, v0, s[0:1]\n"
+    /* srcB reads srcC's registers: an early-clobber vdst must not take them */
+    prog = parse(ctx, "  global_load_dwordx4 %a2<8,align=2>[0:3], v0, s[0:1]\n"
+                      "  global_load_dwordx4 %a2[4:7], v0, s[0:1]\n"
                       "  global_load_dwordx2 %v1<2,align=2>, v0, s[0:1]\n"
-                      "  v_mfma_f32_16x16x16_f16 %a3<4,align=2>, %v1, %a2[2:3], %a2\n"
-                      "  global_store_dwordx4 v0, %a3, s[0:1]\n"
+                      "  v_mfma_f64_16x16x4_f64 %a3<8,align=2>, %v1, %a2[2:3], %a2\n"
+                      "  global_store_dwordx4 v0, %a3[0:3], s[0:1]\n"
                       "  s_endpgm\n");
     REQUIRE(prog);
     res = alloc(prog, NULL);
     REQUIRE(res);
     c = reg_of(res, 2);
     d = reg_of(res, 3);
-    CHECK_MSG(c + 4 <= d || d + 4 <= c, "vdst a[%u:%u] overlaps srcB/srcC a[%u:%u]", d, d + 3, c, c + 3);
+    CHECK_MSG(c + 8 <= d || d + 8 <= c, "vdst a[%u:%u] overlaps srcB/srcC a[%u:%u]", d, d + 7, c, c + 7);
     CHECK_EQ_UINT(stats_of(res).tied, 0);
     wa_regalloc_destroy(res);
     wa_program_destroy(prog);
@@ -1447,36 +1471,48 @@ static void checker_rejects_mfma_overlap(void)
     "  v_mov_b32 %%v1[1], 0\n"                                            \
     "  v_accvgpr_write_b32 %%a2<2,align=2>[0], 1\n"                       \
     "  v_accvgpr_write_b32 %%a2[1], 2\n"                                  \
-    "  v_mfma_f32_16x16x16_f16 %%a3<4,align=2>, %%v1, %s, 0\n"            \
+    "  %s %%a3<%u,align=2>, %%v1, %s, 0\n"                                \
     "  v_accvgpr_read_b32 %%v4, %%a3[3]\n"                                \
     "  v_readfirstlane_b32 %%s5, %%v4\n"                                  \
     "  s_endpgm\n"
-    char ta[512], tb[512];
-    snprintf(ta, sizeof(ta), MFMA_OVERLAP_FMT, "%v1");
-    snprintf(tb, sizeof(tb), MFMA_OVERLAP_FMT, "%a2");
+    /* An early-clobber MFMA (8-register result) and a 128-bit one; with as many
+       AGPRs as the result has, vdst takes all of them, the dead %a2's included.
+       Reading %a2 as srcB with that allocation is an overlap only for the first. */
+    static const struct {
+        const char *mnemonic;
+        unsigned size, errors;
+    } cases[] = { { "v_mfma_f64_16x16x4_f64", 8, 1 }, { "v_mfma_f32_16x16x16_f16", 4, 0 } };
+    for (unsigned t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
+        char ta[512], tb[512];
+        snprintf(ta, sizeof(ta), MFMA_OVERLAP_FMT, cases[t].mnemonic, cases[t].size, "%v1");
+        snprintf(tb, sizeof(tb), MFMA_OVERLAP_FMT, cases[t].mnemonic, cases[t].size, "%a2");
+        wa_program *a = parse(ctx, ta);
+        wa_program *b = parse(ctx, tb);
+        REQUIRE(a && b);
+        wa_regalloc_options opts = WA_REGALLOC_OPTIONS_INIT;
+        opts.max_agprs = cases[t].size;
+        wa_regalloc_result *res = alloc(a, &opts);
+        REQUIRE(res);
+        unsigned r2 = reg_of(res, 2), r3 = reg_of(res, 3);
+        REQUIRE(r3 == 0 && r2 < cases[t].size);
+        unsigned errors = 0;
+        CHECK_STATUS(wa_regalloc_check(&errors, b, res, &opts),
+                     cases[t].errors ? WA_E_VALIDATE : WA_OK);
+        CHECK_EQ_UINT(errors, cases[t].errors);
+        if (cases[t].errors) {
+            char want[64];
+            snprintf(want, sizeof(want), "MFMA vdst a[0:%u] overlaps srcB a[%u:%u]",
+                     cases[t].size - 1, r2, r2 + 1);
+            CHECK_DIAG(ctx, WA_E_VALIDATE, want, UT_BODY_LINE + 5, 3, 4);
+        }
+        rp_ref *ref = rp_ref_compute(b);
+        CHECK_EQ_UINT(rp_verify_allocation(ref, b, res, &opts, 0, 0), cases[t].errors);
+        rp_ref_free(ref);
+        wa_regalloc_destroy(res);
+        wa_program_destroy(a);
+        wa_program_destroy(b);
+    }
 #undef MFMA_OVERLAP_FMT
-    wa_program *a = parse(ctx, ta);
-    wa_program *b = parse(ctx, tb);
-    REQUIRE(a && b);
-    /* With 4 AGPRs vdst takes all of them, the dead %a2's included. */
-    wa_regalloc_options four = WA_REGALLOC_OPTIONS_INIT;
-    four.max_agprs = 4;
-    wa_regalloc_result *res = alloc(a, &four);
-    REQUIRE(res);
-    unsigned r2 = reg_of(res, 2), r3 = reg_of(res, 3);
-    REQUIRE(r3 == 0 && r2 < 4);
-    unsigned errors = 0;
-    CHECK_STATUS(wa_regalloc_check(&errors, b, res, &four), WA_E_VALIDATE);
-    CHECK_EQ_UINT(errors, 1);
-    char want[64];
-    snprintf(want, sizeof(want), "MFMA vdst a[0:3] overlaps srcB a[%u:%u]", r2, r2 + 1);
-    CHECK_DIAG(ctx, WA_E_VALIDATE, want, UT_BODY_LINE + 5, 3, 4);
-    rp_ref *ref = rp_ref_compute(b);
-    CHECK_EQ_UINT(rp_verify_allocation(ref, b, res, &four, 0, 0), 1);
-    rp_ref_free(ref);
-    wa_regalloc_destroy(res);
-    wa_program_destroy(a);
-    wa_program_destroy(b);
     wa_context_destroy(ctx);
 }
 
@@ -1731,39 +1767,13 @@ static void precolored_beyond_limit(void)
 
 /* ---- debug switches ---------------------------------------------------------------------- */
 
-typedef struct log_lines {
-    unsigned n;
-    char text[8192];
-} log_lines;
-
-static void collect(const char *line, void *user)
-{
-    log_lines *l = user;
-    size_t len = strlen(l->text), add = strlen(line);
-    if (len + add + 2 < sizeof(l->text)) {
-        memcpy(l->text + len, line, add);
-        l->text[len + add] = '\n';
-        l->text[len + add + 1] = '\0';
-    }
-    l->n++;
-}
-
 /* WAVE_DEBUG_REGALLOC logs decisions, WAVE_KERNEL_ALLOC_DEBUG every allocation
    and release, through the context's log hook (read when the context is made). */
 static void debug_switches_log(void)
 {
-    log_lines lines;
-    memset(&lines, 0, sizeof(lines));
-    setenv("WAVE_DEBUG_REGALLOC", "1", 1);
-    setenv("WAVE_KERNEL_ALLOC_DEBUG", "1", 1);
-    wa_context_options co = WA_CONTEXT_OPTIONS_INIT;
-    co.log_fn = collect;
-    co.log_user = &lines;
-    wa_context *ctx = NULL;
-    wa_status st = wa_context_create(&ctx, &co);
-    unsetenv("WAVE_DEBUG_REGALLOC");
-    unsetenv("WAVE_KERNEL_ALLOC_DEBUG");
-    REQUIRE(CHECK_OK(st));
+    ut_log_lines lines;
+    static const char *const env[] = { "WAVE_DEBUG_REGALLOC", "WAVE_KERNEL_ALLOC_DEBUG", NULL };
+    wa_context *ctx = ut_context_logging(WA_TARGET_GFX942, &lines, env);
     wa_program *prog = parse(ctx, "  .abi none\n"
                                   "  v_mov_b32 %v1, 1\n"
                                   "  global_load_dwordx4 %v2<4,align=2>, v[8:9], off\n"

@@ -102,8 +102,8 @@ static void operand_class(void)
     VALID("gfx942", "  s_mov_b32 m0, s1\n" END);
     teardown();
 
-    /* A label where a register goes: the parser refuses it, and so does the
-       builder (the text form could not write it back). */
+    /* A label where a register goes: the builder refuses it (the text form could
+       not carry it), and so does an edit. */
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
     wa_program *prog = NULL;
     REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
@@ -112,7 +112,11 @@ static void operand_class(void)
     REQUIRE_OK(wa_build_label(prog, l));
     wa_operand ops[2] = { wa_opnd_phys(WA_REG_VGPR, 0, 1), wa_opnd_label(l) };
     CHECK_STATUS(wa_build(NULL, prog, WA_OP_V_MOV_B32, ops, 2, NULL), WA_E_INVALID);
-    CHECK_DIAG(ctx, WA_E_INVALID, "operand 1|label is not allowed", 0, 0, WA_NO_TAG);
+    CHECK_DIAG(ctx, WA_E_INVALID, "v_mov_b32 operand 1 (src0)|a label can only be a branch target",
+               0, 0, WA_NO_TAG);
+    ops[1] = wa_opnd_phys(WA_REG_VGPR, 1, 1);
+    REQUIRE_OK(wa_build(NULL, prog, WA_OP_V_MOV_B32, ops, 2, NULL));
+    CHECK_STATUS(wa_program_set_operand(prog, 1, 1, wa_opnd_label(l)), WA_E_INVALID);
     REQUIRE_OK(wa_build(NULL, prog, WA_OP_S_ENDPGM, NULL, 0, NULL));
     CHECK_OK(wa_program_validate(NULL, prog, NULL));
     wa_program_destroy(prog);
@@ -286,11 +290,21 @@ static void mfma_operands(void)
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]\n" END);
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], a[0:3]\n" END);
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[8:11]\n" END);
-    INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[2:5]\n" END,
+    /* The overlap rule (WA_IF_EARLY_CLOBBER): a result of 128 bits or less may
+       overlap any source; a wider one takes srcC identical or disjoint and
+       shares nothing with srcA/srcB. */
+    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[2:5]\n" END);
+    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[0:1], v[2:3], 0\n" END);
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[2:17]\n" END,
             "srcC|identical to vdst or not overlap", 1, 3, 0);
-    INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 %v0<8,align=2>[0:3], v[4:5], v[6:7], %v0[2:5]\n" END,
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 %v0<32,align=2>[0:15], v[32:33], v[34:35], %v0[2:17]\n" END,
             "srcC|overlap", 1, 3, 0);
-    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 %v0<8,align=2>[0:3], v[4:5], v[6:7], %v0[4:7]\n" END);
+    VALID("gfx942", "  v_mfma_f32_32x32x8_f16 %v0<32,align=2>[0:15], v[32:33], v[34:35], %v0[16:31]\n" END);
+    INVALID("gfx942", "  v_mfma_f32_32x32x8_f16 v[0:15], v[14:15], v[18:19], 0\n" END,
+            "srcA|vdst must not overlap", 1, 3, 0);
+    INVALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[16:17], v[4:5], 0\n" END,
+            "srcB|vdst must not overlap", 1, 3, 0);
+    VALID("gfx90a", "  v_mfma_f64_4x4x4f64 v[0:1], v[0:1], v[2:3], v[0:1]\n" END);
     INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], v[0:3]\n" END,
             "srcC and vdst|both be VGPRs or both AGPRs", 1, 3, 0);
     /* broadcast controls */
@@ -910,6 +924,75 @@ static void mods_version_1(void)
     wa_context_destroy(ctx);
 }
 
+/* Overlapping arguments among many: none in a large shuffled layout, and each
+   kind of overlap still reported with the kernel's location. */
+static void argument_overlaps_at_scale(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(wa_program_create(&prog, ctx, "k"));
+    REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
+    /* 8000 four-byte arguments at offsets 4 * ((i * 3001) mod 8000): all distinct */
+    enum { N = 8000 };
+    for (unsigned i = 0; i < N; i++) {
+        wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+        a.offset = 4u * (unsigned)((i * 3001ull) % N);
+        a.size = 4;
+        REQUIRE_OK(wa_program_add_arg(NULL, prog, &a));
+    }
+    unsigned errors = 99;
+    CHECK_OK(wa_program_validate(&errors, prog, NULL));
+    CHECK_EQ_UINT(errors, 0);
+
+    /* one more argument across two of them: both overlaps reported */
+    wa_kernel_arg a = WA_KERNEL_ARG_INIT;
+    a.name = "wide";
+    a.offset = 4u * 1234u + 2u;
+    a.size = 4;
+    a.align = 2;
+    REQUIRE_OK(wa_program_add_arg(NULL, prog, &a));
+    CHECK_STATUS(wa_program_validate(&errors, prog, NULL), WA_E_VALIDATE);
+    CHECK_EQ_UINT(errors, 2);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned slot = (unsigned)((i * 3001ull) % N);
+        if (slot != 1234 && slot != 1235)
+            continue;
+        char words[64];
+        snprintf(words, sizeof(words), "argument %u 'wide' overlaps argument %u '(unnamed)'", N, i);
+        CHECK_DIAG(ctx, WA_E_VALIDATE, words, 0, 0, WA_NO_TAG);
+    }
+    wa_program_destroy(prog);
+
+    /* an earlier argument containing later ones, and equal ones: every argument
+       that starts inside another is named, in index order, at its .arg line */
+    static const char text[] =
+        "\n.kernel k\n"
+        "  .arg big, by_value, offset:16, size:32, align:16\n" /* 0: 16..48 */
+        "  .arg in1, by_value, offset:20, size:4\n"           /* 1: inside big */
+        "  .arg ok, by_value, offset:48, size:4\n"            /* 2: right after big */
+        "  .arg in2, by_value, offset:44, size:4\n"           /* 3: inside big */
+        "  .arg same, by_value, offset:48, size:4\n"          /* 4: equal to ok */
+        "  .arg low, by_value, offset:0, size:4\n"            /* 5: alone */
+        "  s_endpgm\n.end_kernel\n";
+    REQUIRE_OK(wa_program_parse(&prog, ctx, text, strlen(text), "args.wa"));
+    CHECK_STATUS(wa_program_validate(&errors, prog, NULL), WA_E_VALIDATE);
+    CHECK_EQ_UINT(errors, 3);
+    static const char *const want[] = {
+        "argument 1 'in1' overlaps argument 0 'big'",
+        "argument 3 'in2' overlaps argument 0 'big'",
+        "argument 4 'same' overlaps argument 2 'ok'",
+    };
+    static const unsigned want_line[] = { 4, 6, 7 };
+    for (unsigned k = 0; k < 3 && k < wa_context_diag_count(ctx); k++) {
+        const wa_diag *d = wa_context_diag(ctx, k);
+        CHECK_STR_EQ(d->message, want[k]);
+        CHECK_EQ_UINT(d->line, want_line[k]);
+        CHECK_EQ_UINT(d->col, 3);
+    }
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(
     UT_CASE(opcode_availability)
     UT_CASE(operand_class)
@@ -927,6 +1010,7 @@ UT_SUITE(
     UT_CASE(undefined_virtual_registers)
     UT_CASE(duplicate_tags)
     UT_CASE(attributes)
+    UT_CASE(argument_overlaps_at_scale)
     UT_CASE(physical_only)
     UT_CASE(max_errors)
     UT_CASE(several_problems)

@@ -25,6 +25,7 @@
 #include "gemm_gen.h"
 #endif
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1053,5 +1054,123 @@ static void bench_kernels(void)
 #define BENCH_CASE
 #endif
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(targets_tags_idempotence)
+/* ---- many predecessors ---------------------------------------------------------------------
+
+   A block with many predecessors (the pass keeps join counts for it instead of
+   rejoining every predecessor): forty paths to one label, each leaving a load
+   of v1 followed by a different number of stores, so the wait at the label is
+   set by the path with the fewest, wherever it is among the predecessors.
+
+   In the loop form the forty paths run from a loop header to the join, which
+   branches back. The first sweep sees only the entry's v1 at the header (20
+   stores old, so vmcnt(20)) and v5 (14 stores old) still in flight through the
+   paths, and the join waits for v5. Once the back edge arrives the header waits
+   for v1 with vmcnt(fewest), which retires v5 too: every path's exit loses v5,
+   the join's entry state shrinks, and the join needs no wait at all. */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) UT_PRINTF(2, 3);
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    char line[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    if (b->n + (size_t)k + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + (size_t)k + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q)
+            return;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, line, (size_t)k + 1);
+    b->n += (size_t)k;
+}
+
+#define NPRED 40
+
+/* The body (indented input when `indent`) of the join or loop kernel whose
+   path `k` has `fewest` stores; `wait` >= 0 puts s_waitcnt vmcnt(wait) where the
+   pass must. */
+static char *many_pred_body(int loop, unsigned k, unsigned fewest, int wait, int indent)
+{
+    sbuf b = { NULL, 0, 0 };
+    const char *in = indent ? "  " : "";
+    sb_add(&b, "%sglobal_load_dword v1, v[10:11], off\n", in);
+    if (loop) {
+        for (unsigned j = 0; j < 20; j++) {
+            if (j == 5)
+                sb_add(&b, "%sglobal_load_dword v5, v[10:11], off\n", in);
+            sb_add(&b, "%sbuffer_store_dword v2, off, s[4:7], 0\n", in);
+        }
+        sb_add(&b, "head:\n");
+        if (wait >= 0)
+            sb_add(&b, "s_waitcnt vmcnt(%d)\n", wait);
+        sb_add(&b, "%sv_add_u32 v3, v1, v3\n", in);
+    } else {
+        sb_add(&b, "%sbuffer_store_dword v2, off, s[4:7], 0\n", in);
+    }
+    for (unsigned i = 0; i < NPRED; i++) {
+        unsigned stores = i == k ? fewest : 3u + (i * 7u) % 11u;
+        if (i)
+            sb_add(&b, "c%u:\n", i);
+        sb_add(&b, "%ss_cbranch_scc0 c%u\n", in, i + 1);
+        sb_add(&b, "%sglobal_load_dword v1, v[10:11], off\n", in);
+        for (unsigned j = 0; j < stores; j++)
+            sb_add(&b, "%sbuffer_store_dword v2, off, s[4:7], 0\n", in);
+        sb_add(&b, "%ss_branch join\n", in);
+    }
+    sb_add(&b, "c%u:\n%ss_endpgm\n", NPRED, in);
+    sb_add(&b, "join:\n");
+    if (loop) {
+        sb_add(&b, "%sv_add_u32 v6, v5, v6\n%ss_branch head\n", in, in);
+    } else {
+        if (wait >= 0)
+            sb_add(&b, "s_waitcnt vmcnt(%d)\n", wait);
+        sb_add(&b, "%sv_mov_b32 v3, v1\n%ss_endpgm\n", in, in);
+    }
+    return b.p;
+}
+
+static void many_predecessors(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    static const unsigned where[] = { 0, 17, NPRED - 1 };
+    for (int loop = 0; loop < 2; loop++)
+        for (unsigned w = 0; w < 3; w++)
+            for (unsigned fewest = 0; fewest < 3; fewest++) {
+                unsigned k = where[w];
+                ut_context("%s, fewest stores (%u) on path %u", loop ? "loop" : "join", fewest, k);
+                char *body = many_pred_body(loop, k, fewest, -1, 1);
+                /* the other paths have 3 or more stores, the loop's entry 20 */
+                char *want = many_pred_body(loop, k, fewest, (int)fewest, 0);
+                wa_pass_stats st;
+                char *got = body && want ? run_pass(ctx, "gfx942", body, 0, &st) : NULL;
+                if (got) {
+                    CHECK_STR_EQ(got, want);
+                    CHECK_EQ_UINT(st.waitcnts_inserted, 1);
+                    /* forward joins settle in one sweep; in the loop the second
+                       sweep changes the header, the paths and the join, and the
+                       join's exit state stays what it was */
+                    CHECK_EQ_UINT(st.iterations, loop ? 2u : 1u);
+                }
+                free(got);
+                free(body);
+                free(want);
+            }
+    ut_context("%s", "");
+    wa_context_destroy(ctx);
+}
+
+UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(many_predecessors) UT_CASE(targets_tags_idempotence)
              UT_CASE(stats_values) UT_CASE(checker_violations) UT_CASE(checker_accepts) UT_CASE(several_waves) UT_CASE(random_programs) UT_CASE(checker_agreement) UT_CASE(examples) BENCH_CASE);

@@ -48,6 +48,38 @@ char *ut_strdup(const char *s)
     return p;
 }
 
+void ut_log_collect(const char *line, void *user)
+{
+    ut_log_lines *l = user;
+    size_t len = strlen(l->text), add = strlen(line);
+    if (len + add + 2 < sizeof(l->text)) {
+        memcpy(l->text + len, line, add);
+        l->text[len + add] = '\n';
+        l->text[len + add + 1] = '\0';
+    }
+    l->n++;
+}
+
+wa_context *ut_context_logging(wa_target target, ut_log_lines *lines, const char *const *env)
+{
+    memset(lines, 0, sizeof(*lines));
+    for (unsigned i = 0; env && env[i]; i++)
+        setenv(env[i], "1", 1);
+    wa_context_options o = WA_CONTEXT_OPTIONS_INIT;
+    o.target = target;
+    o.log_fn = ut_log_collect;
+    o.log_user = lines;
+    wa_context *ctx = NULL;
+    wa_status st = wa_context_create(&ctx, &o);
+    for (unsigned i = 0; env && env[i]; i++)
+        unsetenv(env[i]);
+    if (st != WA_OK || !ctx) {
+        fprintf(stderr, "cannot create a context for target %d\n", (int)target);
+        exit(1);
+    }
+    return ctx;
+}
+
 char *ut_kernel_text(const char *target, const char *body)
 {
     static const char head[] = ".kernel t\n  .target ";

@@ -51,4 +51,17 @@ void ut_free_list(char **list, unsigned n);
 /* Heap copy of a string. */
 char *ut_strdup(const char *s);
 
+/* Log lines collected from a context's log hook (wa_context_options.log_fn =
+   ut_log_collect, log_user = a ut_log_lines). Lines beyond the buffer are
+   counted but not kept. */
+typedef struct ut_log_lines {
+    unsigned n;
+    char text[8192];
+} ut_log_lines;
+void ut_log_collect(const char *line, void *user);
+/* A context whose log hook collects into `lines`, with the debug switches in
+   `env` (NULL-terminated names such as "WAVE_DEBUG_REGALLOC") set while it is
+   made. Aborts the test program if creation fails. */
+wa_context *ut_context_logging(wa_target target, ut_log_lines *lines, const char *const *env);
+
 #endif

@@ -18,7 +18,8 @@ OPERAND_CLASS_BITS = ("vgpr", "sgpr", "agpr", "special", "inline", "literal", "i
                       "label", "off", "hwreg")
 FLAG_BITS = ("pseudo", "branch", "cbranch", "endpgm", "barrier", "waitcnt", "nop", "load",
              "store", "atomic", "lds_dma", "mfma", "trans", "rtn_glc", "ds_2addr",
-             "smem_buffer", "f8f6f4", "side_effects", "no_special_dst", "move", "rel_m0")
+             "smem_buffer", "f8f6f4", "side_effects", "no_special_dst", "move", "rel_m0",
+             "early_clobber")
 IMPLICIT_BITS = ("scc", "vcc", "exec", "m0")
 COUNTER_BITS = ("vm", "lgkm", "exp")
 ROLES = {1: "def", 2: "use", 3: "defuse"}
