@@ -766,8 +766,8 @@ wa_status wa_program_label_create(wa_label *out, wa_program *prog, const char *n
     }
     if (!wa_label_name_valid(name))
         return wa_error(ctx, WA_E_INVALID, prog_loc(prog),
-                        "label name '%s' is not a valid label (a symbol that is not a register, "
-                        "special register or 'off')",
+                        "label name '%s' is not a valid label (a symbol the assembler does not "
+                        "read as a register or special operand, other than 'off')",
                         name);
     if (wa_label_find(prog, name, strlen(name)) != WA_NO_TAG)
         return wa_error(ctx, WA_E_INVALID, prog_loc(prog), "label '%s' already exists", name);
