@@ -95,6 +95,35 @@ static inline int wa_mfma_overlap_allowed(const wa_isa_info *info, unsigned k, i
     return k == 3 && identical;
 }
 
+/* Source slot of operand k: its index among the row's pure-use operands (the
+   order of neg/abs/op_sel bits), or -1 for a definition or read-modify-write
+   operand. */
+static inline int wa_source_slot(const wa_isa_info *info, unsigned k)
+{
+    if (k >= info->num_operands || info->operands[k].role != WA_ROLE_USE)
+        return -1;
+    int slot = 0;
+    for (unsigned j = 0; j < k; j++)
+        slot += info->operands[j].role == WA_ROLE_USE;
+    return slot;
+}
+
+/* Number of pure-use operands of a row (sources). */
+static inline unsigned wa_source_count(const wa_isa_info *info)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < info->num_operands; j++)
+        n += info->operands[j].role == WA_ROLE_USE;
+    return n;
+}
+
+/* 1 for the rows whose source modifiers are written as lists (neg_lo:[..],
+   neg_hi:[..], neg:[..]) rather than on the operands: VOP3P and MAI. */
+static inline int wa_mods_as_lists(const wa_isa_info *info)
+{
+    return info->format == WA_FMT_VOP3P || info->format == WA_FMT_MAI;
+}
+
 /* Location of item `index` for diagnostics. */
 wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
 
@@ -156,5 +185,8 @@ void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
                        unsigned char *declared, unsigned flags);
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags);
+/* SDWA select / dst_unused value of a name ("WORD_1", "UNUSED_PAD"), -1 if none. */
+int wa_sdwa_sel_value(const char *s, size_t n);
+int wa_sdwa_unused_value(const char *s, size_t n);
 
 #endif

@@ -334,8 +334,8 @@ static void modifier_ranges(void)
     VALID("gfx942", "  ds_read_b32 v1, v2 offset:65535\n" END);
     INVALID("gfx942", "  ds_read_b32 v1, v2 offset:65536\n" END, "ds_read_b32|offset 65536|0..65535", 1, 3, 0);
     VALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset0:255 offset1:255\n" END);
-    INVALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset1:256\n" END, "ds_read2_b32|offset0/offset1|0..255", 1, 3, 0);
-    INVALID("gfx942", "  ds_write2_b32 v2, v0, v1 offset0:256\n" END, "offset0/offset1", 1, 3, 0);
+    INVALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset1:256\n" END, "ds_read2_b32|offset1 256|0..255", 1, 3, 0);
+    INVALID("gfx942", "  ds_write2_b32 v2, v0, v1 offset0:256\n" END, "offset0 256|0..255", 1, 3, 0);
     VALID("gfx942", "  s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)\n" END);
     INVALID("gfx942", "  s_waitcnt vmcnt(64)\n" END, "s_waitcnt|vmcnt|0..63", 1, 3, 0);
     INVALID("gfx942", "  s_waitcnt lgkmcnt(16)\n" END, "lgkmcnt|0..15", 1, 3, 0);
@@ -355,14 +355,15 @@ static void modifier_ranges(void)
 static void modifier_formats(void)
 {
     setup();
-    INVALID("gfx942", "  v_add_u32 v0, v1, v2 glc\n" END, "v_add_u32|not valid", 1, 3, 0);
-    INVALID("gfx942", "  global_load_dword v0, v[2:3], off offen\n" END, "offen/idxen", 1, 3, 0);
+    INVALID("gfx942", "  v_add_u32 v0, v1, v2 glc\n" END, "v_add_u32 takes no glc/sc0", 1, 3, 0);
+    INVALID("gfx942", "  global_load_dword v0, v[2:3], off offen\n" END, "takes no offen", 1, 3, 0);
     INVALID("gfx942", "  v_add_u32 v0, v1, v2 offset:4\n" END, "v_add_u32 takes no offset", 1, 3, 0);
     INVALID("gfx942", "  ds_read_b32 v0, v1 offset1:4\n" END, "ds_read_b32 takes no offset1", 1, 3, 0);
     INVALID("gfx942", "  buffer_load_dword v0, v1, s[4:7], 0 offen cbsz:1\n" END, "cbsz", 1, 3, 0);
     INVALID("gfx942", "  s_nop 0 vmcnt(0)\n" END, "s_nop takes no vmcnt", 1, 3, 0);
-    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 offset:4\n" END, "offset", 1, 3, 0);
-    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 nt\n" END, "not valid", 1, 3, 0);
+    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 offset:4\n" END, "offset:4 needs an SGPR soffset", 1, 3, 0);
+    VALID("gfx942", "  s_load_dword s0, s[0:1], s2 offset:4\n" END);
+    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 nt\n" END, "takes no slc/nt", 1, 3, 0);
     VALID("gfx942", "  s_load_dword s0, s[0:1], 0 glc\n" END);
     /* a buffer load without an lds form cannot take `lds` (a parse error: no such opcode) */
     {
@@ -398,7 +399,7 @@ static void modifier_fields(void)
     REQUIRE_OK(wa_build_mfma(NULL, prog, WA_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4, d, a, b, d, sc, sc, &m));
     REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
     CHECK_OK(wa_program_validate(NULL, prog, NULL));
-    m.op_sel = 8; /* a fourth selector bit does not exist */
+    m.op_sel = 16; /* a fifth selector bit does not exist */
     CHECK_STATUS(wa_program_set_mods(prog, 0, &m), WA_E_INVALID);
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "op_sel", UT_ANY, UT_ANY, UT_ANY);
     CHECK_STATUS(wa_build_mfma(NULL, prog, WA_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4, d, a, b, d, sc,
@@ -825,11 +826,11 @@ static void dpp_rules(void)
     INVALID("gfx942", "  v_add_f32_dpp v0, v1, s2 quad_perm:[0,0,0,0]\n" END, "src1 must be a VGPR", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v0, 1 quad_perm:[0,0,0,0]\n" END, "src0 must be a VGPR, not an immediate", 1, 3, 0);
     INVALID("gfx942", "  v_cndmask_b32_dpp v0, v1, v2, s[0:1] quad_perm:[1,0,3,2]\n" END,
-            "the mask must be vcc", 1, 3, 0);
+            "mask must be vcc", 1, 3, 0);
     INVALID("gfx942", "  v_readfirstlane_b32_dpp s0, v1 quad_perm:[1,0,3,2]\n" END,
-            "v_readfirstlane_b32 has no DPP form", 1, 3, 0);
-    INVALID("gfx942", "  v_accvgpr_mov_b32_dpp a0, a1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
-    INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
+            "v_readfirstlane_b32 takes no DPP modifier", 1, 3, 0);
+    INVALID("gfx942", "  v_accvgpr_mov_b32_dpp a0, a1 quad_perm:[1,0,3,2]\n" END, "takes no DPP modifier", 1, 3, 0);
+    INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "takes no DPP modifier", 1, 3, 0);
     INVALID("gfx942", "  v_cmp_eq_u32_dpp vcc, v1, v2 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
     INVALID("gfx942", "  v_fma_f32_dpp v0, v1, v2, v3 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x150\n" END, "DPP control 0x150", 1, 3, 0);
