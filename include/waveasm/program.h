@@ -341,7 +341,11 @@ WA_API wa_status wa_build_valu_mods(wa_tag *out, wa_program *prog, wa_opcode op,
 /* SOP1/SOP2/SOPC/SOPK: dst (none for s_cmp_*) then sources. */
 WA_API wa_status wa_build_salu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
                                wa_operand src0, wa_operand src1);
-/* s_load_* / s_buffer_load_*: `offset` is an SGPR or an immediate. */
+/* SMEM: `offset` is an SGPR or an immediate (with an SGPR, mods->offset may add an
+   immediate). `sdst` is the data of stores and atomics and the probe mode of
+   s_atc_probe*. Rows with fewer operands take a prefix: s_dcache_discard* (sbase,
+   offset: pass wa_opnd_none() as sdst), s_memtime/s_memrealtime (sdst only),
+   s_dcache_inv/wb* (none). */
 WA_API wa_status wa_build_smem(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand sdst,
                                wa_operand sbase, wa_operand offset, const wa_mods *mods);
 /* buffer_*: vdata is ignored for the `lds` forms (and a plain load with

@@ -94,10 +94,16 @@
 #define P942_(p) ((p) & 0xFFu)
 #define P950_(p) (((p) >> 8) ? ((p) >> 8) : ((p) & 0xFFu))
 
-#define D(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
-#define U(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
-#define DU(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
-#define UK(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
+/* The type argument is expanded before pasting, so family macros may pass it
+   through a macro of their own (salu.def: WA_ST##N). */
+#define D(n, c, s, t) D_(n, c, s, t)
+#define U(n, c, s, t) U_(n, c, s, t)
+#define DU(n, c, s, t) DU_(n, c, s, t)
+#define UK(n, c, s, t, lo, hi) UK_(n, c, s, t, lo, hi)
+#define D_(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
+#define U_(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
+#define DU_(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
+#define UK_(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
 #define K(n, lo, hi) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM, lo, hi }
 #define HW(n) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM | WA_OC_HWREG, 0, 65535 }
 #define LB(n) { #n, WA_ROLE_USE, WA_TY_NONE, 0, WA_OC_LABEL, 0, 0 }

@@ -206,7 +206,7 @@ static wa_operand make_imm(const inst *I, unsigned k, okind kind)
     case K_LITF:
         return wa_opnd_fimm(spec->type == WA_TY_F16 ? 1.5 : 3.25);
     case K_IMM:
-        if (I->info->format == WA_FMT_SMEM)
+        if (I->info->format == WA_FMT_SMEM && is_name(spec, "soffset"))
             return wa_opnd_imm(16);
         return wa_opnd_imm((int64_t)spec->imm_min + ((int64_t)spec->imm_max - spec->imm_min) / 3);
     case K_IMM_LO:

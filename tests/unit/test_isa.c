@@ -171,8 +171,12 @@ static void entries_well_formed(void)
         int has_label = 0;
         for (unsigned i = 0; i < in->num_operands; i++)
             has_label |= (in->operands[i].classes & WA_OC_LABEL) != 0;
-        CHECK_EQ_INT(has_label, op == WA_OP_LABEL ||
-                                    (in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) != 0);
+        /* Indirect control flow (an address in SGPRs) may have no label. */
+        if (!(in->flags & WA_IF_INDIRECT))
+            CHECK_EQ_INT(has_label, op == WA_OP_LABEL ||
+                                        (in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) != 0);
+        else
+            CHECK(in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_SIDE_EFFECTS));
         /* MFMA issue passes. */
         if (in->flags & WA_IF_MFMA) {
             CHECK(in->mfma_passes_gfx94x > 0);

@@ -520,10 +520,12 @@ static void compare_runs(void)
     wa_context_destroy(ctx);
 }
 
-/* Every opcode of the table is executed, except the block-scaled MFMAs. */
+/* Every opcode of the table is executed, or the simulator says why not (a
+   reason of its family, never the generic "no semantics"). The block-scaled
+   MFMAs are among those it leaves out. */
 static void opcodes_executed(void)
 {
-    unsigned executed = 0, other = 0;
+    unsigned executed = 0, other = 0, scaled = 0;
     for (unsigned op = 0; op < wa_isa_count(); op++) {
         const wa_isa_info *info = wa_isa_get(op);
         const char *why = wa_sim_unsupported(op);
@@ -534,13 +536,17 @@ static void opcodes_executed(void)
         if (!why) {
             executed++;
         } else {
-            CHECK_MSG(info->flags & WA_IF_F8F6F4, "%s is not executed: %s", info->mnemonic, why);
-            CHECK_STR_CONTAINS(why, "scale");
+            CHECK_MSG(strcmp(why, "no semantics") != 0, "%s has no semantics and no reason",
+                      info->mnemonic);
+            if (info->flags & WA_IF_F8F6F4) {
+                CHECK_STR_CONTAINS(why, "scale");
+                scaled++;
+            }
             other++;
         }
     }
-    printf("     %u opcodes executed, %u not (block-scaled MFMA)\n", executed, other);
-    CHECK_EQ_UINT(other, 2);
+    printf("     %u opcodes executed, %u not (%u block-scaled MFMAs)\n", executed, other, scaled);
+    CHECK_EQ_UINT(scaled, 2);
     CHECK(wa_sim_unsupported(wa_isa_count()) != NULL);
 }
 
