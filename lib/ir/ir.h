@@ -108,6 +108,20 @@ static inline int wa_source_slot(const wa_isa_info *info, unsigned k)
     return slot;
 }
 
+/* The label a branch names: the index of the instruction's label operand (the
+   first; s_branch and s_cbranch_* have it at 0, s_call_b64 and
+   s_cbranch_i_fork after their SGPR operand), or -1 when the instruction is
+   not a branch or names no label (s_setpc_b64, fork/join). */
+static inline int wa_branch_label_index(const wa_instr *in)
+{
+    if (!(wa_isa(in->op)->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)))
+        return -1;
+    for (unsigned k = 0; k < in->nops; k++)
+        if (in->ops[k].kind == WA_OPND_LABEL)
+            return (int)k;
+    return -1;
+}
+
 /* Number of pure-use operands of a row (sources). */
 static inline unsigned wa_source_count(const wa_isa_info *info)
 {

@@ -898,8 +898,11 @@ static unsigned branch_target_item(const wa_program *prog, const wa_instr_view *
                                    const unsigned *label_item, unsigned nlabels)
 {
     (void)prog;
-    if (v->num_operands && v->operands[0].kind == WA_OPND_LABEL && v->operands[0].id < nlabels)
-        return label_item[v->operands[0].id];
+    /* the label operand wherever it is (s_call_b64 and s_cbranch_i_fork have
+       an SGPR operand first) */
+    for (unsigned k = 0; k < v->num_operands; k++)
+        if (v->operands[k].kind == WA_OPND_LABEL && v->operands[k].id < nlabels)
+            return label_item[v->operands[k].id];
     return NONE;
 }
 

@@ -292,6 +292,37 @@ static void branch_to_next_label(void)
     wa_context_destroy(ctx);
 }
 
+/* Branches whose label is not their first operand (s_call_b64, s_cbranch_i_fork):
+   the label and the next instruction are the successors; s_setpc_b64 (an
+   address in SGPRs) has none. */
+static void branches_with_label_second(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  s_call_b64 s[4:5], callee\n"   /* 0  B0 */
+                                  "  s_cbranch_i_fork s[6:7], other\n" /* 1  B1 */
+                                  "  s_endpgm\n"                     /* 2  B2 */
+                                  "other:\n"                         /* 3  B3 */
+                                  "  s_endpgm\n"                     /* 4 */
+                                  "callee:\n"                        /* 5  B4 */
+                                  "  s_setpc_b64 s[4:5]\n"           /* 6 */
+                                  "  s_endpgm\n");                   /* 7  B5 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_EQ_UINT(wa_liveness_block_count(live), 6);
+    CHECK_BLOCK(live, 0, 0, 0, "", "1 4", NONE);
+    CHECK_BLOCK(live, 1, 1, 1, "0", "2 3", 0);
+    CHECK_BLOCK(live, 2, 2, 2, "1", "", 1);
+    CHECK_BLOCK(live, 3, 3, 4, "1", "", 1);
+    CHECK_BLOCK(live, 4, 5, 6, "0", "", 0);
+    wa_block_info bi;
+    if (CHECK_OK(wa_liveness_block(&bi, live, 5)))
+        CHECK(!bi.reachable);
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* ---- loops ------------------------------------------------------------------------------ */
 
 /* A value defined before a loop and read inside it is live across the back edge
@@ -1354,6 +1385,7 @@ static void random_programs_match_reference(void)
 }
 
 UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_dominators)
+         UT_CASE(branches_with_label_second)
              UT_CASE(branch_to_next_label) UT_CASE(loop_values) UT_CASE(nested_loops)
                  UT_CASE(loop_with_several_exits) UT_CASE(loop_at_entry) UT_CASE(irreducible_cycle)
                      UT_CASE(unreachable_blocks) UT_CASE(empty_program)
