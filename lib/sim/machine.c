@@ -820,6 +820,27 @@ static int uses_float_mode(const wa_isa_info *info)
     return 0;
 }
 
+/* The first modifier of `in` the semantics do not model, or NULL: clamp, output
+   modifiers, source negation and absolute value, SDWA, and op_sel/op_sel_hi
+   outside MAI (the MFMA semantics check their own op_sel, cbsz, abid, blgp). */
+static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *info)
+{
+    const wa_mods *m = &in->mods;
+    if (m->flags & WA_MOD_CLAMP)
+        return "clamp";
+    if (m->omod)
+        return "an output modifier (mul:2, mul:4, div:2)";
+    if (m->neg || m->neg_hi)
+        return "source negation (neg, neg_lo, neg_hi)";
+    if (m->abs)
+        return "the absolute-value source modifier";
+    if (m->flags & WA_MOD_SDWA)
+        return "SDWA";
+    if ((m->op_sel || m->op_sel_hi) && info->format != WA_FMT_MAI)
+        return "op_sel/op_sel_hi";
+    return NULL;
+}
+
 static void step(wa_sim *sim, sim_wave *w)
 {
     const wa_program *prog = sim->prog;
@@ -849,6 +870,12 @@ static void step(wa_sim *sim, sim_wave *w)
     if (!fn) {
         sim_fail(&c, WA_E_UNSUPPORTED, "the simulator does not execute %s: %s", c.info->mnemonic,
                  sim_unsupported_reason(c.in->op));
+        return;
+    }
+    const char *mod = unmodelled_modifier(c.in, c.info);
+    if (mod) {
+        sim_fail(&c, WA_E_UNSUPPORTED, "the simulator does not model %s (on %s)", mod,
+                 c.info->mnemonic);
         return;
     }
     if (w->mode != SIM_MODE_DEFAULT && uses_float_mode(c.info)) {
