@@ -313,6 +313,9 @@ void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
         wa_sb_puts(sb, "_dpp");
     else if (m->flags & WA_MOD_SDWA)
         wa_sb_puts(sb, "_sdwa");
+    else if ((info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+              info->format == WA_FMT_VOPC) && wa_instr_needs_vop3(in, info))
+        wa_sb_puts(sb, "_e64"); /* the VOP3 form, as llvm-mc prints it */
     for (unsigned i = 0; i < in->nops; i++) {
         const wa_operand *o = &in->ops[i];
         wa_sb_puts(sb, i == 0 ? " " : ", ");

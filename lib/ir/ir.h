@@ -122,6 +122,43 @@ static inline int wa_branch_label_index(const wa_instr *in)
     return -1;
 }
 
+/* Modifiers only the VOP3 encoding has (for a VOP1/VOP2/VOPC row outside DPP/SDWA). */
+static inline int wa_mods_need_vop3(const wa_mods *m)
+{
+    return (m->flags & WA_MOD_CLAMP) || m->omod || m->neg || m->abs || m->op_sel;
+}
+
+/* Does the instruction need the VOP3 (64-bit) encoding, which takes no literal
+   on these targets? VOP1/VOP2/VOPC rows have a 32-bit form when src1 and the
+   other sources are VGPRs, the VCC32 positions name vcc and no VOP3 modifier is
+   set (their VOP3 form is printed with the _e64 suffix, as llvm-mc prints it);
+   VOP3 and VOP3P rows always need it. */
+static inline int wa_instr_needs_vop3(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC)
+        return info->format == WA_FMT_VOP3 || info->format == WA_FMT_VOP3P;
+    if (in->mods.flags & (WA_MOD_DPP | WA_MOD_SDWA))
+        return 0;
+    if (wa_mods_need_vop3(&in->mods))
+        return 1;
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        const wa_operand *o = &in->ops[k];
+        if (spec->classes & WA_OC_VCC32) {
+            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
+                return 1;
+            continue;
+        }
+        if (spec->role == WA_ROLE_DEF || wa_source_slot(info, k) == 0 ||
+            (spec->classes & WA_OC_KLIT))
+            continue;
+        if (!((o->kind == WA_OPND_VIRT || o->kind == WA_OPND_PHYS) &&
+              o->reg_class == WA_REG_VGPR))
+            return 1;
+    }
+    return 0;
+}
+
 /* Number of pure-use operands of a row (sources). */
 static inline unsigned wa_source_count(const wa_isa_info *info)
 {

@@ -329,39 +329,9 @@ static int is_vcc(const wa_operand *o)
     return o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC;
 }
 
-/* Modifiers only the VOP3 encoding has (for a VOP1/VOP2/VOPC row outside DPP/SDWA). */
-static int has_vop3_mods(const wa_mods *m)
-{
-    return (m->flags & WA_MOD_CLAMP) || m->omod || m->neg || m->abs || m->op_sel;
-}
-
-/* Does the instruction need the VOP3 (64-bit) encoding, which takes no literal
-   on these targets? VOP1/VOP2/VOPC rows have a 32-bit form when src1 and the
-   other sources are VGPRs, the VCC32 positions name vcc and no VOP3 modifier is
-   set; VOP3 and VOP3P rows always need it. */
 static int needs_vop3(const wa_instr *in, const wa_isa_info *info)
 {
-    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC)
-        return info->format == WA_FMT_VOP3 || info->format == WA_FMT_VOP3P;
-    if (in->mods.flags & (WA_MOD_DPP | WA_MOD_SDWA))
-        return 0;
-    if (has_vop3_mods(&in->mods))
-        return 1;
-    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-        const wa_isa_operand *spec = &info->operands[k];
-        const wa_operand *o = &in->ops[k];
-        if (spec->classes & WA_OC_VCC32) {
-            if (!is_vcc(o))
-                return 1;
-            continue;
-        }
-        if (spec->role == WA_ROLE_DEF || wa_source_slot(info, k) == 0 ||
-            (spec->classes & WA_OC_KLIT))
-            continue;
-        if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
-            return 1;
-    }
-    return 0;
+    return wa_instr_needs_vop3(in, info);
 }
 
 static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *info)
@@ -669,6 +639,14 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE", mn);
     if (m->op_sel)
         verr(V, loc, "%s with SDWA takes no op_sel", mn);
+    if (m->omod)
+        verr(V, loc, "%s with SDWA takes no output modifier (mul:2, mul:4, div:2)", mn);
+    if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
+        verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
+    /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
+       (float sources) have no sext */
+    if (m->sext && (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
+        verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
     if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
                                         m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
         verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
@@ -772,7 +750,7 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
        with an immediate soffset the operand is the offset. */
     if (info->format == WA_FMT_SMEM && m->offset)
         for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
-            if ((info->operands[k].classes & WA_OC_IMM) && info->operands[k].role == WA_ROLE_USE &&
+            if (info->operands[k].name && strcmp(info->operands[k].name, "soffset") == 0 &&
                 (in->ops[k].kind == WA_OPND_IMM || in->ops[k].kind == WA_OPND_FIMM))
                 verr(V, loc, "%s: offset:%d needs an SGPR %s (with an immediate %s, the operand is the offset)",
                      mn, m->offset, info->operands[k].name, info->operands[k].name);

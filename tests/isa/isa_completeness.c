@@ -24,15 +24,16 @@
 #include <waveasm/isa.h>
 #include <waveasm/sim.h>
 
+#include "isa_families.h"
+
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The families whose every instruction is in the table. A family's work adds its
-   name here once its rows are complete. */
-static const char *const done[] = { "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM" };
+/* The families whose every instruction is in the table: isa_families.h. */
+#define done wa_done_families
 
 static const char *const families[] = { "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM",
                                         "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "MAI",
@@ -83,10 +84,7 @@ static void fail(const char *fmt, ...)
 
 static int is_done(const char *fam)
 {
-    for (unsigned i = 0; i < sizeof(done) / sizeof(done[0]); i++)
-        if (strcmp(done[i], fam) == 0)
-            return 1;
-    return 0;
+    return wa_family_done(fam);
 }
 
 static int fam_index(const char *fam)
