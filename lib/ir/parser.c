@@ -773,6 +773,10 @@ static wa_status read_modifier(parser *P, const wa_isa_info *info, wa_mods *m)
         int which = WORD("op_sel") ? 0 : WORD("op_sel_hi") ? 1 : 2;
         uint8_t *field = which == 0 ? &m->op_sel : which == 1 ? &m->op_sel_hi
                        : WORD("neg_hi") ? &m->neg_hi : &m->neg;
+        if (which == 2 && !wa_mods_as_lists(info))
+            return perr_at(P, at, WA_E_PARSE,
+                           "'%s' takes its source modifiers on the operands (-v1, |v1|), not as "
+                           "neg_lo/neg_hi/neg lists", info->mnemonic);
         if ((st = expect(P, ':', "':'")))
             return st;
         if ((st = read_sel(P, info, which, field)))
@@ -1046,6 +1050,9 @@ static wa_status parse_instruction(parser *P)
             mods.neg |= (uint8_t)(1u << slot);
         if (opmods[i] & SM_ABS)
             mods.abs |= (uint8_t)(1u << slot);
+        if ((opmods[i] & SM_SEXT) && !(mods.flags & WA_MOD_SDWA))
+            return perr_at(P, opos[i], WA_E_PARSE, "sext() needs the SDWA form ('%s_sdwa')",
+                           wa_isa_mnemonic(op, P->prog->target));
         if (opmods[i] & SM_SEXT)
             mods.sext |= (uint8_t)(1u << slot);
     }

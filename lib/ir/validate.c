@@ -639,8 +639,11 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE", mn);
     if (m->op_sel)
         verr(V, loc, "%s with SDWA takes no op_sel", mn);
-    if (m->omod)
-        verr(V, loc, "%s with SDWA takes no output modifier (mul:2, mul:4, div:2)", mn);
+    /* the SDWA form has an output modifier for a float result only */
+    wa_data_type dt = info->num_operands ? (wa_data_type)info->operands[0].type : WA_TY_NONE;
+    if (m->omod && dt != WA_TY_F32 && dt != WA_TY_F16 && dt != WA_TY_F64 && dt != WA_TY_BF16)
+        verr(V, loc, "%s with SDWA takes no output modifier (mul:2, mul:4, div:2): its result "
+                     "is not a float", mn);
     if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
         verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
     /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
