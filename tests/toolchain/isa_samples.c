@@ -843,8 +843,11 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
 static unsigned random_sets = RANDOM_SETS; /* --random N */
 static unsigned random_seed;              /* --seed S (0: the fixed default) */
 
+/* Literals, and bit patterns that are inline constants for some data types only
+   (f16 1.0, bf16 1.0, f16 1/(2*pi), 16-bit -16, f64 1.0, 32-bit -16). */
 static const int64_t rnd_literals[] = { 0x12345, -100, 65, -17, 0x7fffffff, 0x87654321ll,
-                                        0xffff, 1000, -65536, 0x3e800000 };
+                                        0xffff, 1000, -65536, 0x3e800000, 0x3c00, 0x3f80,
+                                        0x3118, 0xfff0, 0x3ff0000000000000ll, 0xfffffff0ll };
 static const double rnd_float_literals[] = { 3.25, -7.5, 0.1, 100000.0, 1.5 };
 static const double rnd_inline_floats[] = { 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
                                             0.15915494309189532 };

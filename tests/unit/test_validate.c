@@ -234,6 +234,13 @@ static void literals(void)
     VALID("gfx942", "  v_fma_f32 v0, 0x3f800000, v1, v2\n  v_mul_lo_u32 v0, 0.5, v1\n" END);
     VALID("gfx942", "  v_fma_f32 v0, 0.15915494309189532, v1, v2\n  v_pack_b32_f16 v0, 0x3118, v1\n" END);
     INVALID("gfx942", "  v_fma_f32 v0, 8.0, v1, v2\n" END, "8.0|no literal", 1, 3, 0);
+    /* 64-bit integer operands: f64 bit patterns are inline constants, a literal is
+       a 32-bit integer (signed or unsigned), never a float */
+    VALID("gfx942", "  s_mov_b64 s[0:1], 0x3ff0000000000000\n  s_mov_b64 s[0:1], 0x87654321\n"
+                    "  s_mov_b64 s[0:1], -0x12345678\n  s_mov_b64 s[0:1], 0.15915494309189532\n"
+                    "  s_mov_b64 s[0:1], 0x3fc45f306dc9c882\n  s_mov_b64 s[0:1], -2.0\n" END);
+    INVALID("gfx942", "  s_mov_b64 s[0:1], 0x100000000\n" END, "0x100000000|32-bit literal", 1, 3, 0);
+    INVALID("gfx942", "  s_mov_b64 s[0:1], 3.25\n" END, "3.25|32-bit literal", 1, 3, 0);
     /* -0.0 is not the inline constant 0: as a float it needs a literal */
     VALID("gfx942", "  v_mov_b32 v0, -0.0\n  v_fma_f32 v0, 0.0, v1, v2\n" END);
     INVALID("gfx942", "  v_fma_f32 v0, -0.0, v1, v2\n" END, "-0.0|no literal", 1, 3, 0);
