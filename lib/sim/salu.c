@@ -24,9 +24,11 @@ static void set_scc(sim_ctx *c, int v, int def)
     c->w->scc_def = (uint8_t)(def != 0);
 }
 
-/* A 64-bit scalar source: registers, or an immediate as the hardware extends it
-   (inline constants are 64-bit values, f64 for a float; a 32-bit literal is
-   sign-extended, as LLVM's 64-bit scalar moves assume). */
+/* A 64-bit scalar source: registers, or an immediate (inline constants are
+   64-bit values, f64 for a float). A 32-bit literal is the low half of the
+   value; whether the hardware sign- or zero-extends it is not documented (LLVM
+   22 encodes 0x87654321 and 0xffffffff87654321 alike), so a literal with bit 31
+   set stops the run with WA_E_UNSUPPORTED instead of guessing. */
 static uint64_t read64(sim_ctx *c, unsigned k, int *def)
 {
     const wa_operand *o = &c->in->ops[k];
@@ -41,7 +43,16 @@ static uint64_t read64(sim_ctx *c, unsigned k, int *def)
         *def = 1;
         if (wa_imm_is_inline(o, WA_TY_B64))
             return (uint64_t)o->imm.i;
-        return (uint64_t)(int64_t)(int32_t)(uint32_t)o->imm.i;
+        uint32_t lo = (uint32_t)o->imm.i;
+        if (lo & 0x80000000u) {
+            sim_fail(c, WA_E_UNSUPPORTED,
+                     "%s: the 32-bit literal 0x%08x in a 64-bit position has bit 31 set; whether "
+                     "the hardware sign- or zero-extends it is not documented",
+                     c->info->mnemonic, (unsigned)lo);
+            *def = 0;
+            return 0;
+        }
+        return lo;
     }
     return sim_read_s64(c, k, def);
 }
