@@ -115,8 +115,9 @@ static void sel_list(wa_sb *sb, const char *name, unsigned bits, unsigned n)
 }
 
 /* Entries of the op_sel-like lists of a row: one per source (at least the highest
-   bit set, so that invalid programs print too); VOP3 op_sel adds the destination
-   (bit 3) as the last entry; MAI lists always have three. */
+   bit set, so that invalid programs print too); op_sel of a row with a VGPR result
+   (wa_opsel_has_dst) adds the destination (bit 3) as the last entry; MAI lists
+   always have three. */
 static unsigned list_len(const wa_isa_info *info, unsigned bits)
 {
     if (info->format == WA_FMT_MAI)
@@ -131,7 +132,7 @@ static unsigned list_len(const wa_isa_info *info, unsigned bits)
 
 static void op_sel_list(wa_sb *sb, const wa_isa_info *info, unsigned bits)
 {
-    if (info->format == WA_FMT_VOP3 || (bits & 8u)) {
+    if (wa_opsel_has_dst(info) || (bits & 8u)) {
         /* [src0, .., srcN-1, dst]: the destination bit is bit 3 */
         unsigned n = list_len(info, bits & 7u);
         sel_list(sb, "op_sel", (bits & 7u) | ((bits >> 3) & 1u) << n, n + 1);

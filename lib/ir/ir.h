@@ -65,15 +65,34 @@ static inline const wa_isa_info *wa_isa(unsigned op)
     return &wa_isa_table_[op];
 }
 
+/* Does op_sel of this row have a destination entry (bit 3 of wa_mods.op_sel, the
+   last list entry)? VOP1/VOP2/VOP3 rows writing a VGPR: their VOP3 form selects
+   the half of a 16-bit result. */
+static inline int wa_opsel_has_dst(const wa_isa_info *info)
+{
+    return (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+            info->format == WA_FMT_VOP3) &&
+           info->num_operands && (info->operands[0].role & WA_ROLE_DEF) &&
+           (info->operands[0].classes & WA_OC_VGPR);
+}
+
 /* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata
    (operand 0 of every WA_IF_RTN_GLC row; their address and descriptor operands
    stay uses); a DPP instruction also reads its destination (operand 0) unless
-   bound_ctrl and full row/bank masks make it write every active lane. */
+   bound_ctrl and full row/bank masks make it write every active lane; so do the
+   partial writes of operand 0: SDWA with dst_sel other than DWORD and
+   dst_unused:UNUSED_PRESERVE, and op_sel's destination bit (the high half of a
+   16-bit result, the low half kept). */
 static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info, unsigned k)
 {
     unsigned r = info->operands[k].role;
     if (k == 0 && (info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
         r |= WA_ROLE_DEF;
+    if (k == 0 && (r & WA_ROLE_DEF) && (in->mods.flags & WA_MOD_SDWA) &&
+        in->mods.dst_sel != WA_SDWA_DWORD && in->mods.dst_unused == WA_SDWA_UNUSED_PRESERVE)
+        r |= WA_ROLE_USE;
+    if (k == 0 && (r & WA_ROLE_DEF) && (in->mods.op_sel & 8u) && wa_opsel_has_dst(info))
+        r |= WA_ROLE_USE;
     /* DPP: masked lanes and (without bound_ctrl) lanes without a source keep
        vdst's value; with bound_ctrl and full masks every active lane is written. */
     if (k == 0 && (in->mods.flags & WA_MOD_DPP) && (r & WA_ROLE_DEF) &&

@@ -673,7 +673,8 @@ static wa_status read_list(parser *P, unsigned *bits, unsigned *count)
 }
 
 /* op_sel/op_sel_hi/neg_lo/neg_hi/neg lists, stored as docs/text-format.md says:
-   VOP3 op_sel's last entry (one more than the sources) is the destination (bit 3);
+   op_sel's last entry (one more than the sources) of a row with a VGPR result is
+   the destination (bit 3);
    VOP3P op_sel_hi is kept inverted. */
 static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t *field)
 {
@@ -682,9 +683,9 @@ static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t
     wa_status st = read_list(P, &bits, &n);
     if (st)
         return st;
-    if (which == 0 && info->format == WA_FMT_VOP3 && n >= 2 && n == wa_source_count(info) + 1)
+    if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
         bits = (bits & ((1u << (n - 1)) - 1u)) | ((bits >> (n - 1)) & 1u) << 3;
-    else if (which == 0 && n == 4 && info->format != WA_FMT_VOP3)
+    else if (which == 0 && n == 4 && !wa_opsel_has_dst(info))
         return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");
     else if (which != 0 && n > 3)
         return perr_at(P, at, WA_E_PARSE, "at most 3 entries");

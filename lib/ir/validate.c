@@ -775,7 +775,7 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
         srcmask = 7u; /* neg:[a,b,c] and the scale selects have three entries */
     if (m->op_sel && !(ok & WA_MODOK_OPSEL))
         verr(V, loc, "%s takes no op_sel", mn);
-    else if (m->op_sel & ~(srcmask | (info->format == WA_FMT_VOP3 ? 8u : 0u)))
+    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u)))
         verr(V, loc, "%s: op_sel 0x%x selects a source the instruction does not have", mn,
              m->op_sel);
     if (m->op_sel_hi && !(ok & WA_MODOK_OPSEL_HI))

@@ -886,6 +886,22 @@ static unsigned role_of(const wa_instr_view *v, const wa_isa_info *info, unsigne
     unsigned role = info->operands[k].role;
     if ((info->flags & WA_IF_RTN_GLC) && v->mods && (v->mods->flags & WA_MOD_GLC))
         role |= WA_ROLE_DEF;
+    /* writes of part of the destination keep the rest: they read it too (DPP
+       unless bound_ctrl and full masks; SDWA with dst_unused:UNUSED_PRESERVE and a
+       part selected; the op_sel bit of the result in a VOP1/VOP2/VOP3 row) */
+    const wa_mods *m = v->mods;
+    if (k == 0 && m && (role & WA_ROLE_DEF)) {
+        if ((m->flags & WA_MOD_DPP) &&
+            !((m->flags & WA_MOD_BOUND_CTRL) && m->row_mask == 0xF && m->bank_mask == 0xF))
+            role |= WA_ROLE_USE;
+        if ((m->flags & WA_MOD_SDWA) && m->dst_sel != WA_SDWA_DWORD &&
+            m->dst_unused == WA_SDWA_UNUSED_PRESERVE)
+            role |= WA_ROLE_USE;
+        if ((m->op_sel & 8u) && (info->operands[0].classes & WA_OC_VGPR) &&
+            (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+             info->format == WA_FMT_VOP3))
+            role |= WA_ROLE_USE;
+    }
     return role;
 }
 

@@ -1079,6 +1079,36 @@ static void read_modify_write(void)
     wa_context_destroy(ctx);
 }
 
+/* Partial writes read the rest of their destination: SDWA into part of a VGPR
+   with dst_unused:UNUSED_PRESERVE, and op_sel's destination bit (the high half of
+   a 16-bit result). Both are updates in place, like v_writelane. */
+static void partial_destination_writes(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_mov_b32 %v1, 0\n"                                  /* 0 */
+                                  "  v_mov_b32 %v2, 1\n"                                  /* 1 */
+                                  "  v_mov_b32_sdwa %v1, %v2 dst_sel:WORD_1 "
+                                  "dst_unused:UNUSED_PRESERVE src0_sel:WORD_0\n"          /* 2 */
+                                  "  v_pack_b32_f16 %v1, %v2, %v2 op_sel:[0,0,1]\n"      /* 3 */
+                                  "  v_mov_b32_sdwa %v3, %v2 dst_sel:WORD_1 "
+                                  "dst_unused:UNUSED_PAD\n"                               /* 4 */
+                                  "  global_store_dword v0, %v1, s[0:1]\n"               /* 5 */
+                                  "  global_store_dword v0, %v3, s[0:1]\n"               /* 6 */
+                                  "  s_endpgm\n");
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_SEGS(live, 1, "[1,10]"); /* one value from item 0 to the store */
+    CHECK_SEGS(live, 3, "[9,12]"); /* UNUSED_PAD writes every bit: a new value */
+    wa_liveness_destroy(live);
+    wa_liveness_options o = WA_LIVENESS_OPTIONS_INIT;
+    o.flags = WA_LIVENESS_SSA_CHECK;
+    CHECK_OK(wa_liveness_compute(&live, prog, &o));
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* Physical registers the program writes and reads are live values too. */
 static void physical_registers_count(void)
 {
@@ -1395,7 +1425,7 @@ UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_d
                              UT_CASE(partial_write_keeps_old_lanes)
                              UT_CASE(partial_write_divergent_if_else)
                              UT_CASE(partial_write_in_loop) UT_CASE(exec_restores) UT_CASE(exec_bitwise_forms)
-                                 UT_CASE(read_modify_write) UT_CASE(physical_registers_count)
+                                 UT_CASE(read_modify_write) UT_CASE(partial_destination_writes) UT_CASE(physical_registers_count)
                                      UT_CASE(live_on_entry) UT_CASE(ssa_check)
                                          UT_CASE(api_and_options) UT_CASE(debug_switch_logs)
                                              UT_CASE(random_programs_match_reference));
