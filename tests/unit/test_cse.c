@@ -357,6 +357,56 @@ static void dominating_and_sibling_blocks(void)
     wa_context_destroy(ctx);
 }
 
+/* Facts from the table: instructions with side effects (s_getreg, s_getpc) or a
+   counter (s_memtime) are never values; pure SALU rows are, and commutative ones
+   (WA_IF_COMMUTATIVE) match with their sources swapped. */
+static void table_flags_decide(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    char *t = cse_body(ctx,
+                       "  s_getreg_b32 %s1, hwreg(HW_REG_MODE)\n"
+                       "  s_getreg_b32 %s2, hwreg(HW_REG_MODE)\n"
+                       "  s_memtime %s3<2,align=2>\n"
+                       "  s_memtime %s4<2,align=2>\n"
+                       "  s_getpc_b64 %s5<2,align=2>\n"
+                       "  s_getpc_b64 %s6<2,align=2>\n"
+                       "  s_bitreplicate_b64_b32 %s7<2,align=2>, %s1\n"
+                       "  s_bitreplicate_b64_b32 %s8<2,align=2>, %s1\n"
+                       "  s_mul_hi_u32 %s9, %s1, %s2\n"
+                       "  s_mul_hi_u32 %s10, %s2, %s1\n"
+                       "  s_waitcnt lgkmcnt(0)\n"
+                       "  s_store_dwordx2 %s3, s[0:1], 0\n"
+                       "  s_store_dwordx2 %s4, s[0:1], 8\n"
+                       "  s_store_dwordx2 %s5, s[0:1], 16\n"
+                       "  s_store_dwordx2 %s6, s[0:1], 24\n"
+                       "  s_store_dwordx2 %s7, s[0:1], 32\n"
+                       "  s_store_dwordx2 %s8, s[0:1], 40\n"
+                       "  s_store_dword %s9, s[0:1], 48\n"
+                       "  s_store_dword %s10, s[0:1], 52\n"
+                       "  s_endpgm\n",
+                       0, NULL);
+    CHECK_BODY(t, "  s_getreg_b32 %s1, hwreg(HW_REG_MODE)\n"
+                  "  s_getreg_b32 %s2, hwreg(HW_REG_MODE)\n"
+                  "  s_memtime %s3<2,align=2>\n"
+                  "  s_memtime %s4<2,align=2>\n"
+                  "  s_getpc_b64 %s5<2,align=2>\n"
+                  "  s_getpc_b64 %s6<2,align=2>\n"
+                  "  s_bitreplicate_b64_b32 %s7<2,align=2>, %s1\n"
+                  "  s_mul_hi_u32 %s9, %s1, %s2\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_store_dwordx2 %s3, s[0:1], 0\n"
+                  "  s_store_dwordx2 %s4, s[0:1], 8\n"
+                  "  s_store_dwordx2 %s5, s[0:1], 16\n"
+                  "  s_store_dwordx2 %s6, s[0:1], 24\n"
+                  "  s_store_dwordx2 %s7, s[0:1], 32\n"
+                  "  s_store_dwordx2 %s7, s[0:1], 40\n"
+                  "  s_store_dword %s9, s[0:1], 48\n"
+                  "  s_store_dword %s9, s[0:1], 52\n"
+                  "  s_endpgm\n");
+    wa_free(t);
+    wa_context_destroy(ctx);
+}
+
 static void redefined_registers_are_not_values(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
@@ -1353,7 +1403,7 @@ static void bench_kernels(void)
 #define BENCH_CASE
 #endif
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged)
+UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged) UT_CASE(table_flags_decide)
              UT_CASE(allocation_failures)
              UT_CASE(dominating_and_sibling_blocks) UT_CASE(redefined_registers_are_not_values)
                  UT_CASE(alignment_and_components) UT_CASE(masked_vgpr_writes)
