@@ -106,9 +106,10 @@ for f in "$libdir/pkgconfig/waveasm.pc" \
     [[ -f "$f" ]] || fail "missing ${f#"$prefix"/}"
 done
 
-# Every public header (*.h, *.def) of the source tree is installed, and no other.
+# Every public header (*.h, *.def, the per-family row files under isa/ included)
+# of the source tree is installed, and no other.
 list_headers() {
-    (cd "$1" 2>/dev/null && ls -- *.h *.def 2>/dev/null) | sort
+    (cd "$1" 2>/dev/null && find . -type f \( -name '*.h' -o -name '*.def' \) | sort)
 }
 src_headers=$(list_headers "$source_dir/include/waveasm")
 inst_headers=$(list_headers "$incdir/waveasm")

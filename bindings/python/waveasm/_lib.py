@@ -84,20 +84,26 @@ class WaOperand(Structure):
 
 
 class WaMods(Structure):
-    """wa_mods (program.h), version 2."""
+    """wa_mods (program.h), version 3."""
     _fields_ = [("version", c_uint), ("flags", c_uint), ("offset", c_int32),
                 ("offset1", c_int32), ("cbsz", c_uint8), ("abid", c_uint8),
                 ("blgp", c_uint8), ("op_sel", c_uint8), ("op_sel_hi", c_uint8),
                 ("vmcnt", c_int8), ("lgkmcnt", c_int8), ("expcnt", c_int8),
-                ("dpp_ctrl", c_uint16), ("row_mask", c_uint8), ("bank_mask", c_uint8)]
+                ("dpp_ctrl", c_uint16), ("row_mask", c_uint8), ("bank_mask", c_uint8),
+                ("neg", c_uint8), ("abs", c_uint8), ("neg_hi", c_uint8), ("omod", c_uint8),
+                ("dst_sel", c_uint8), ("dst_unused", c_uint8), ("src0_sel", c_uint8),
+                ("src1_sel", c_uint8), ("sext", c_uint8), ("reserved", c_uint8 * 3)]
 
 
-MODS_VERSION = 2
+MODS_VERSION = 3
+SDWA_DWORD = 6
+SDWA_UNUSED_PRESERVE = 2
 
 
 def mods_init():
     """WA_MODS_INIT."""
-    return WaMods(MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF)
+    return WaMods(MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF, 0, 0, 0, 0,
+                  SDWA_DWORD, SDWA_UNUSED_PRESERVE, SDWA_DWORD, SDWA_DWORD, 0)
 
 
 REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t, c_void_p)
@@ -149,7 +155,7 @@ class WaIsaInfo(Structure):
                 ("encoding_gfx90a", c_uint), ("mfma_passes_gfx90a", c_uint),
                 ("mfma_passes_gfx94x", c_uint), ("num_operands", c_uint),
                 ("operands", WaIsaOperand * ISA_MAX_OPERANDS),
-                ("mfma_passes_gfx950", c_uint)]
+                ("mfma_passes_gfx950", c_uint), ("mods_ok", c_uint)]
 
 
 class WaMfmaShape(Structure):
@@ -309,6 +315,7 @@ PROTOTYPES = {
     "wa_isa_get": (POINTER(WaIsaInfo), [_u]),
     "wa_isa_available": (c_int, [_u, c_int]),
     "wa_isa_mfma_shape": (POINTER(WaMfmaShape), [_u]),
+    "wa_isa_logic": (_u, [_u]),
     "wa_isa_mfma_passes": (_u, [_u, c_int]),
     "wa_isa_mnemonic": (c_char_p, [_u, c_int]),
     "wa_isa_lookup": (_st, [POINTER(c_int), c_char_p]),
