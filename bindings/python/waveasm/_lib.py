@@ -14,8 +14,10 @@ from ctypes import (
     c_int32, c_int64, c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p,
 )
 
-# The binding speaks the ABI of this major version (the SONAME's number).
-ABI_MAJOR = 0
+# The binding speaks the ABI of this SONAME version: the major version, and
+# before 1.0 the minor version too (a 0.x release may renumber opcodes).
+ABI_VERSION = (0, 2)
+ABI_SOVERSION = ".".join(str(v) for v in ABI_VERSION) if ABI_VERSION[0] == 0 else str(ABI_VERSION[0])
 
 
 # ---- finding the library ---------------------------------------------------------
@@ -26,10 +28,10 @@ def _package_candidates(directory):
         names = os.listdir(directory)
     except OSError:
         return []
-    exact = [f"libwaveasm.so.{ABI_MAJOR}", "libwaveasm.so"]
+    exact = [f"libwaveasm.so.{ABI_SOVERSION}", "libwaveasm.so"]
     found = [n for n in exact if n in names]
-    # Fully versioned files (libwaveasm.so.0.1.0) count when no link was copied.
-    found += sorted(n for n in names if n.startswith(f"libwaveasm.so.{ABI_MAJOR}.")
+    # Fully versioned files (libwaveasm.so.0.2.0) count when no link was copied.
+    found += sorted(n for n in names if n.startswith(f"libwaveasm.so.{ABI_SOVERSION}.")
                     and n not in found)
     return [os.path.join(directory, n) for n in found]
 
@@ -51,7 +53,7 @@ def _load():
             tried.append(f"{path}: {e}")
     # The loader's own search (LD_LIBRARY_PATH, ld.so.cache, default dirs) first;
     # find_library also consults the compiler's and ldconfig's view.
-    names = [f"libwaveasm.so.{ABI_MAJOR}"]
+    names = [f"libwaveasm.so.{ABI_SOVERSION}"]
     found = ctypes.util.find_library("waveasm")
     if found and found not in names:
         names.append(found)
@@ -470,10 +472,10 @@ for _name, (_res, _args) in PROTOTYPES.items():
     _fn.restype = _res
     _fn.argtypes = _args
 
-_major = lib.wa_version_number() // 10000
-if _major != ABI_MAJOR:
+_loaded = (lib.wa_version_number() // 10000, lib.wa_version_number() // 100 % 100)
+if _loaded[0] != ABI_VERSION[0] or (ABI_VERSION[0] == 0 and _loaded[1] != ABI_VERSION[1]):
     raise ImportError(f"{library_path} is libwaveasm {lib.wa_version_string().decode()}; "
-                      f"this package needs major version {ABI_MAJOR}")
+                      f"this package needs the ABI of libwaveasm.so.{ABI_SOVERSION}")
 
 
 # ---- small helpers shared by the modules ------------------------------------------------
