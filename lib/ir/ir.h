@@ -268,4 +268,7 @@ void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
 int wa_sdwa_sel_value(const char *s, size_t n);
 int wa_sdwa_unused_value(const char *s, size_t n);
 
+/* Exchanges everything two programs of one context hold (the handles stay). */
+void wa_program_swap_contents(wa_program *a, wa_program *b);
+
 #endif

@@ -612,7 +612,10 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
             }
             list[b] = t;
         }
-        for (unsigned k = 0; k < n; k++) {
+        /* the longest few say what holds the registers; hundreds would bury the
+           summary that follows */
+        unsigned shown = n > 16u ? 16u : n;
+        for (unsigned k = 0; k < shown; k++) {
             const ival *J = &R->iv[list[k]];
             unsigned base = R->res->reg[J->vreg];
             char where[32];
@@ -625,6 +628,8 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
                     J->size, where, point_tag(R, J->start), point_tag(R, J->end),
                     J->end - J->start + 1);
         }
+        if (n > shown)
+            wa_note(R->ctx, WA_LOC_NONE, "... and %u more overlapping values (shorter)", n - shown);
     }
     wa_mem_free(R->ctx, list);
     wa_mem_free(R->ctx, seen);

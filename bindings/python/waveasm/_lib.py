@@ -227,14 +227,20 @@ class WaPassStats(Structure):
 
 class WaFlagsOptions(Structure):
     """The {version, flags} option structs of passes.h: wa_waitcnt_options,
-    wa_hazard_options, wa_peephole_options, wa_cse_options (all version 1)."""
+    wa_hazard_options, wa_peephole_options (all version 1)."""
     _fields_ = [("version", c_uint), ("flags", c_uint)]
+
+
+class WaCseOptions(Structure):
+    """wa_cse_options (passes.h, version 2)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("max_vgprs", c_uint),
+                ("max_sgprs", c_uint), ("max_agprs", c_uint)]
 
 
 class WaPipelineOptions(Structure):
     """wa_pipeline_options (passes.h)."""
     _fields_ = [("version", c_uint), ("flags", c_uint),
-                ("cse", POINTER(WaFlagsOptions)), ("peephole", POINTER(WaFlagsOptions)),
+                ("cse", POINTER(WaCseOptions)), ("peephole", POINTER(WaFlagsOptions)),
                 ("regalloc", POINTER(WaRegallocOptions)),
                 ("waitcnt", POINTER(WaFlagsOptions)), ("hazards", POINTER(WaFlagsOptions))]
 
@@ -445,7 +451,7 @@ PROTOTYPES = {
     "wa_pass_hazards": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
     "wa_check_hazards": (_st, [_pu, _p, POINTER(WaFlagsOptions)]),
     "wa_pass_peephole": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
-    "wa_pass_cse": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
+    "wa_pass_cse": (_st, [_p, POINTER(WaCseOptions), POINTER(WaPassStats)]),
     "wa_stage_name": (c_char_p, [c_int]),
     "wa_stage_from_name": (_st, [POINTER(c_int), c_char_p]),
     "wa_run_stage": (_st, [_p, c_int, POINTER(WaPipelineOptions), POINTER(WaPassStats)]),
