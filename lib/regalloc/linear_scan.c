@@ -42,6 +42,8 @@ typedef struct ival {
     unsigned hint_head; /* linked list through hint_next, WA_NONE */
     unsigned cur;       /* segment the scan is in or will reach next */
     int active;         /* inside segment `cur` */
+    int in_flight;      /* a memory operation writes it and its last point is no
+                           read: the write may still be pending when it ends */
 } ival;
 
 typedef struct event {
@@ -64,6 +66,7 @@ typedef struct pool {
     unsigned head[NREG];   /* owner list per register */
     const wa_live_segment *fseg[NREG];
     unsigned fn[NREG];
+    unsigned pend[NREG];   /* a memory write may still land up to this point */
     unsigned fixed_peak;   /* highest precolored register used + 1 */
     unsigned peak;
     event *heap;           /* min-heap by point */
@@ -336,6 +339,54 @@ static int advance(ra *R, pool *P, unsigned point)
     return 0;
 }
 
+/* How long after its interval ends a register written by a memory operation
+   counts as possibly pending (program points, two per instruction): past a
+   loop's end, a prefetch the last iteration never reads is still in flight,
+   and a new value defined in that register must first wait for it. */
+#define PENDING_POINTS 512u
+
+/* Any of reg..reg+size-1 possibly still written by a memory operation at `point`. */
+static int pending_at(const pool *P, unsigned reg, unsigned size, unsigned point)
+{
+    for (unsigned r = reg; r < reg + size; r++)
+        if (P->pend[r] > point)
+            return 1;
+    return 0;
+}
+
+/* Intervals a memory operation (a counter in the ISA table) writes whose last
+   point is not a read of the value: the write may land after the interval ends
+   (a dead load, or a value live around a loop whose last iteration's load is
+   never read). A read at the end means a wait there already covered it. */
+static void mark_in_flight(ra *R)
+{
+    const wa_program *prog = R->prog;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa(in->op);
+        if (!(info->counters & (WA_CNT_VM | WA_CNT_LGKM)))
+            continue;
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind != WA_OPND_VIRT || o->id >= prog->nvregs ||
+                !(wa_instr_role(in, info, k) & WA_ROLE_DEF) || R->vreg_iv[o->id] == WA_NONE)
+                continue;
+            ival *I = &R->iv[R->vreg_iv[o->id]];
+            if (I->in_flight)
+                continue;
+            int read_at_end = 0;
+            if (I->end % 2 == 0 && I->end / 2 < prog->ninstrs) {
+                const wa_instr *last = &prog->instrs[I->end / 2];
+                const wa_isa_info *li = wa_isa(last->op);
+                for (unsigned j = 0; j < last->nops && !read_at_end; j++)
+                    read_at_end = last->ops[j].kind == WA_OPND_VIRT && last->ops[j].id == o->id &&
+                                  (wa_instr_role(last, li, j) & WA_ROLE_USE);
+            }
+            I->in_flight = !read_at_end;
+        }
+    }
+}
+
 static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
 {
     ival *I = &R->iv[i];
@@ -347,6 +398,10 @@ static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
     if (heap_push(R, P, I->segs[0].end + 1, i))
         return -1;
     R->res->reg[I->vreg] = reg;
+    if (I->in_flight)
+        for (unsigned r = reg; r < reg + I->size; r++)
+            if (P->pend[r] < I->end + PENDING_POINTS)
+                P->pend[r] = I->end + PENDING_POINTS;
     if (reg + I->size > P->peak)
         P->peak = reg + I->size;
     if (R->log_alloc) {
@@ -999,6 +1054,23 @@ static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int repo
             reg = best_fit(P, I, fix, pol,
                            (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
             how = "best fit";
+            if (reg != WA_NONE && pending_at(P, reg, I->size, I->start)) {
+                /* a register a load may still write would cost a wait before
+                   this value's definition: take another one if that does not
+                   raise the peak */
+                uint64_t fix2[4];
+                memcpy(fix2, fix, sizeof(fix2));
+                for (unsigned r = 0; r < P->limit; r++)
+                    if (P->pend[r] > I->start)
+                        bit_set(fix2, r);
+                unsigned alt = best_fit(P, I, fix2, pol,
+                                        (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
+                unsigned top = reg + I->size > P->peak ? reg + I->size : P->peak;
+                if (alt != WA_NONE && alt + I->size <= top) {
+                    reg = alt;
+                    how = "best fit, clear of pending loads";
+                }
+            }
         }
         /* Before growing the peak (or failing), look below it for free registers or
            ones whose owners are all in a lifetime hole for this whole interval. */
@@ -1105,6 +1177,7 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         I->hint_head = WA_NONE;
         R.vreg_iv[v] = R.niv++;
     }
+    mark_in_flight(&R);
     if (collect_hints(&R))
         goto nomem;
 
