@@ -347,8 +347,44 @@ static int writes_any(const wa_instr *in)
     return 0;
 }
 
-int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
-                               unsigned item)
+unsigned wa_hz_clause_kind(const wa_isa_info *info)
+{
+    switch (info->format) {
+    case WA_FMT_SMEM: return WA_HZ_CLAUSE_SMEM;
+    case WA_FMT_MUBUF:
+    case WA_FMT_FLAT:
+    case WA_FMT_GLOBAL:
+    case WA_FMT_SCRATCH: return WA_HZ_CLAUSE_VMEM;
+    default: return 0;
+    }
+}
+
+int wa_hz_soft_clauses(const wa_program *prog)
+{
+    return wa_context_xnack(prog->ctx) != WA_FEATURE_OFF;
+}
+
+const char *wa_hz_clause_name(unsigned kind)
+{
+    return kind == WA_HZ_CLAUSE_VMEM ? "VMEM" : "SMEM";
+}
+
+const char *wa_hz_clause_rule(unsigned kind)
+{
+    return kind == WA_HZ_CLAUSE_VMEM ? "H36" : "H35";
+}
+
+const char *wa_hz_clause_what(unsigned kind)
+{
+    return kind == WA_HZ_CLAUSE_VMEM
+               ? "VMEM soft clause: a MUBUF/FLAT/GLOBAL/SCRATCH instruction after such "
+                 "instructions that write a register the clause reads (or a store after them)"
+               : "SMEM soft clause: an SMEM instruction after SMEM instructions that write a "
+                 "register the clause reads (or a store after them)";
+}
+
+int wa_hz_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                          unsigned item)
 {
     int defs = 0;
     for (unsigned k = 0; k < n; k++)
@@ -368,15 +404,17 @@ int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, u
     return 0;
 }
 
-unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
-                                  unsigned cap)
+unsigned wa_hz_clause_before(const wa_program *prog, unsigned item, unsigned *out, unsigned cap)
 {
     unsigned n = 0;
+    unsigned kind = wa_hz_clause_kind(wa_isa(prog->instrs[item].op));
+    if (!kind)
+        return 0;
     for (unsigned j = item; j-- > 0 && n < cap;) {
         const wa_isa_info *info = wa_isa(prog->instrs[j].op);
         if (info->flags & WA_IF_PSEUDO)
             continue;
-        if (info->format != WA_FMT_SMEM)
+        if (wa_hz_clause_kind(info) != kind)
             break;
         out[n++] = j;
     }

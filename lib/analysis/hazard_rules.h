@@ -138,27 +138,38 @@ unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info);
 #define WA_HZ_ALL_PASSES 0xFFFFFFFFu
 int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes);
 
-/* H35, SMEM soft clauses (XNACK): the SMEM instructions `clause[0..n-1]` issued
-   right before SMEM instruction `item` (oldest first, nothing else between
-   them) may complete out of order and be replayed, so `item` needs a wait state
-   (any non-SMEM instruction) before it when the clause writes a register and
-   either `item` stores (a store or an atomic) or a register written in the
-   clause or by `item` is read in the clause or by `item`. Returns 1 then. */
-int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
-                               unsigned item);
-/* The clause before `item` in program order (SMEM instructions back to the
-   first other one; labels and comments are skipped); returns its length, at
-   most `cap`, oldest first in `out`. */
-unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
-                                  unsigned cap);
+/* H35 and H36, soft clauses (XNACK): consecutive SMEM instructions (H35), or
+   consecutive vector memory instructions, MUBUF, FLAT, GLOBAL and SCRATCH
+   (H36), may complete out of order and be replayed after a fault. With the
+   clause `clause[0..n-1]` issued right before `item` (oldest first, nothing
+   else between them, same kind), `item` needs a wait state (any instruction of
+   another kind) before it when the clause writes a register and either `item`
+   stores (a store or an atomic) or a register written in the clause or by
+   `item` is read in the clause or by `item`. Returns 1 then. */
+int wa_hz_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                          unsigned item);
+/* The soft-clause kind of an instruction: WA_HZ_CLAUSE_SMEM, WA_HZ_CLAUSE_VMEM
+   or 0 (it ends any clause). */
+#define WA_HZ_CLAUSE_SMEM 1u
+#define WA_HZ_CLAUSE_VMEM 2u
+unsigned wa_hz_clause_kind(const wa_isa_info *info);
+/* Whether soft clauses matter for `prog`: unless its context says XNACK off. */
+int wa_hz_soft_clauses(const wa_program *prog);
+/* The clause before `item` in program order (instructions of item's kind back
+   to the first other one; labels and comments are skipped); returns its length,
+   at most `cap`, oldest first in `out`. */
+unsigned wa_hz_clause_before(const wa_program *prog, unsigned item, unsigned *out, unsigned cap);
 #define WA_HZ_CLAUSE_MAX 64u
 /* The diagnostic of both the checker and the simulator: the instruction's
-   mnemonic, the clause's first mnemonic and tag. */
-#define WA_HZ_CLAUSE_FMT                                                                     \
-    "hazard: %s (in an SMEM clause) is issued 0 wait states after %s @I%u, which opens the " \
-    "clause it conflicts with; needs 1 (rule " WA_HZ_CLAUSE_RULE ": " WA_HZ_CLAUSE_WHAT ")"
-#define WA_HZ_CLAUSE_RULE "H35"
-#define WA_HZ_CLAUSE_WHAT "SMEM soft clause: an SMEM instruction after SMEM instructions that write a register the clause reads (or a store after them)"
+   mnemonic, the kind's name, the clause's first mnemonic and tag, then the
+   rule and its description (wa_hz_clause_rule). */
+#define WA_HZ_CLAUSE_FMT                                                                   \
+    "hazard: %s (in an %s clause) is issued 0 wait states after %s @I%u, which opens the " \
+    "clause it conflicts with; needs 1 (rule %s: %s)"
+/* Name ("SMEM", "VMEM"), rule id and description of a clause kind. */
+const char *wa_hz_clause_name(unsigned kind);
+const char *wa_hz_clause_rule(unsigned kind);
+const char *wa_hz_clause_what(unsigned kind);
 
 /* Unit class of the registers of a register operand (0 for SCC, immediates...). */
 unsigned wa_hz_operand_unit_class(const wa_operand *o);

@@ -339,6 +339,27 @@ static void smem_soft_clause(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* H36: the same for vector memory (MUBUF, FLAT, GLOBAL and SCRATCH form one
+   kind): a clause whose instruction writes what it reads itself conflicts with
+   whatever follows, as LLVM counts it. */
+static void vmem_soft_clause(void)
+{
+    static const hz_case cases[] = {
+        { "load over its own address", NULL, "global_load_dword v20, v20, s[10:11]",
+          "global_load_dword v3, v21, s[10:11]", "global_load_dword", "H36", { 1, 1, 1 } },
+        { "load -> store", NULL, "global_load_dword v2, v20, s[10:11]",
+          "global_store_dword v20, v5, s[10:11]", "global_store_dword", "H36", { 1, 1, 1 } },
+        { "buffer then global over its offset", NULL, "buffer_load_dword v2, v1, s[4:7], 0 offen",
+          "global_load_dword v1, v20, s[10:11]", "global_load_dword", "H36", { 1, 1, 1 } },
+        { "independent loads", NULL, "global_load_dword v2, v20, s[10:11]",
+          "global_load_dword v3, v20, s[10:11] offset:4", "global_load_dword", "H36",
+          { 0, 0, 0 } },
+        { "DS is no clause", NULL, "ds_read_b32 v2, v1", "global_load_dword v1, v20, s[10:11]",
+          "global_load_dword", "H36", { 0, 0, 0 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 /* Row 9: a store of more than 64 bits of data (buffer: soffset not an SGPR),
    then a VALU overwrites a data register: 1 on gfx90a, 2 on gfx942/gfx950. */
 static void row9_wide_store_data(void)
@@ -1092,7 +1113,7 @@ static void summary(void)
 UT_SUITE(UT_CASE(row1_valu_sgpr_vmem)
          UT_CASE(row3_lane_select)
          UT_CASE(row8_m0_lds_dma)
-         UT_CASE(smem_soft_clause)
+         UT_CASE(smem_soft_clause) UT_CASE(vmem_soft_clause)
          UT_CASE(row9_wide_store_data)
          UT_CASE(row10_11_valu_sgpr_valu)
          UT_CASE(row12_valu_vgpr_readlane)

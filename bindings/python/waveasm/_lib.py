@@ -116,7 +116,8 @@ class WaContextOptions(Structure):
     """wa_context_options (context.h)."""
     _fields_ = [("version", c_uint), ("target", c_int), ("wave_size", c_uint),
                 ("realloc_fn", REALLOC_FN), ("alloc_user", c_void_p),
-                ("log_fn", LOG_FN), ("log_user", c_void_p)]
+                ("log_fn", LOG_FN), ("log_user", c_void_p),
+                ("xnack", c_int), ("sramecc", c_int)]
 
 
 class WaDiag(Structure):
@@ -312,6 +313,8 @@ PROTOTYPES = {
     "wa_context_create": (_st, [_pp, POINTER(WaContextOptions)]),
     "wa_context_destroy": (None, [_p]),
     "wa_context_target": (c_int, [_p]),
+    "wa_context_xnack": (c_int, [_p]),
+    "wa_context_sramecc": (c_int, [_p]),
     "wa_context_trim": (None, [_p]),
     "wa_context_diag_count": (_u, [_p]),
     "wa_context_diag": (POINTER(WaDiag), [_p, _u]),
