@@ -32,6 +32,8 @@ typedef struct hint {
     int delta;          /* reg(this) = reg(other) + delta */
     unsigned tie_point; /* MFMA tie: `other` may end exactly where this starts */
     int mfma;           /* vdst and srcC of an MFMA (counted as a tie when taken) */
+    unsigned win_lo, win_hi; /* copy tie: this may start from win_lo while `other`
+                                ends by win_hi (WA_NONE: none) */
 } hint;
 
 typedef struct ival {
@@ -463,6 +465,8 @@ static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int
                 const ival *J = &R->iv[j];
                 int tie_ok = H->tie_point != WA_NONE && j == H->other &&
                              J->end == H->tie_point && I->start == H->tie_point;
+                tie_ok |= H->win_lo != WA_NONE && j == H->other && J->end <= H->win_hi &&
+                          I->start >= H->win_lo;
                 int hole_ok = !(R->opts.flags & WA_REGALLOC_NO_HOLES) && !J->active &&
                               J->segs[J->cur].start > I->end;
                 if (!tie_ok && !hole_ok) {
@@ -746,10 +750,94 @@ static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_p
         return -1;
     R->hint_next = p;
     unsigned h = R->nhints++;
-    R->hints[h] = (hint){ other, delta, tie_point, mfma };
+    R->hints[h] = (hint){ other, delta, tie_point, mfma, WA_NONE, WA_NONE };
     R->hint_next[h] = R->iv[a].hint_head;
     R->iv[a].hint_head = h;
     return 0;
+}
+
+/* Tuples copied component by component (v_mov_b32 / v_accvgpr_mov_b32 of each
+   element, as a lowering of a tuple copy writes them). Whole intervals overlap
+   while the copies run, so a plain hint never holds; but when the destination
+   is first written by these copies, each component once, all from one source
+   at one offset, in one block, and the source is not written between the first
+   copy and its own end, which comes no later than the last copy, each
+   component holds the value it is copied from: the destination may take the
+   source's registers from the first copy on, and the copies become moves of a
+   register onto itself, which wa_regalloc_apply drops. */
+static int collect_copy_ties(ra *R)
+{
+    const wa_program *prog = R->prog;
+    unsigned nv = prog->nvregs;
+    typedef struct cgrp {
+        unsigned src, first, last, copies;
+        unsigned other_def; /* first definition that is not such a copy */
+        int delta, bad;
+    } cgrp;
+    cgrp *g = wa_tmp_calloc(R->ctx, nv + 1, sizeof(cgrp));
+    if (!g)
+        return -1;
+    for (unsigned v = 0; v < nv; v++)
+        g[v].src = g[v].other_def = WA_NONE;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa(in->op);
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind != WA_OPND_VIRT || o->id >= nv || !(wa_instr_role(in, info, k) & WA_ROLE_DEF))
+                continue;
+            cgrp *G = &g[o->id];
+            const wa_operand *s = k == 0 && in->nops >= 2 ? &in->ops[1] : NULL;
+            if (!(info->flags & WA_IF_MOVE) || !s || s->kind != WA_OPND_VIRT || s->id == o->id ||
+                s->reg_class != o->reg_class || s->count != o->count ||
+                (in->mods.flags & (WA_MOD_DPP | WA_MOD_SDWA))) {
+                if (G->other_def == WA_NONE)
+                    G->other_def = i;
+                continue;
+            }
+            int delta = (int)s->first - (int)o->first;
+            if (G->src == WA_NONE) {
+                G->src = s->id;
+                G->delta = delta;
+                G->first = i;
+            } else if (G->src != s->id || G->delta != delta ||
+                       R->live->cfg.item_block[i] != R->live->cfg.item_block[G->first]) {
+                G->bad = 1;
+            }
+            G->last = i;
+            G->copies += o->count;
+        }
+    }
+    int rc = 0;
+    for (unsigned v = 0; v < nv && !rc; v++) {
+        cgrp *G = &g[v];
+        /* each component copied once, and nothing else writes the destination
+           before the last copy */
+        if (G->bad || G->src == WA_NONE || G->copies != prog->vregs[v].size ||
+            prog->vregs[v].size < 2 || (G->other_def != WA_NONE && G->other_def <= G->last))
+            continue;
+        unsigned a = R->vreg_iv[v], b = R->vreg_iv[G->src];
+        if (a == WA_NONE || b == WA_NONE || R->iv[b].end > 2 * G->last)
+            continue;
+        /* the source keeps its value through the copies */
+        int written = 0;
+        for (unsigned i = G->first; i <= G->last && !written; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            for (unsigned k = 0; k < in->nops && !written; k++)
+                written = in->ops[k].kind == WA_OPND_VIRT && in->ops[k].id == G->src &&
+                          (wa_instr_role(in, info, k) & WA_ROLE_DEF);
+        }
+        if (written)
+            continue;
+        rc = add_hint(R, a, b, G->delta, WA_NONE, 0);
+        if (!rc) {
+            R->hints[R->nhints - 1].win_lo = 2 * G->first + 1;
+            R->hints[R->nhints - 1].win_hi = 2 * G->last;
+        }
+    }
+    wa_tmp_free(R->ctx, g);
+    return rc;
 }
 
 static int collect_hints(ra *R)
@@ -790,7 +878,7 @@ static int collect_hints(ra *R)
         if (add_hint(R, a, b, delta, tie, mfma) || add_hint(R, b, a, -delta, WA_NONE, mfma))
             return -1;
     }
-    return 0;
+    return (R->opts.flags & WA_REGALLOC_NO_COALESCE) ? 0 : collect_copy_ties(R);
 }
 
 static void setup_pool(ra *R, pool *P, unsigned cls)
