@@ -37,9 +37,9 @@ typedef struct wa_context_options {
     void *log_user;
     /* version 2: target features of every program of the context. With XNACK
        ANY or ON a faulting memory access may be replayed with the soft clause it
-       was issued in, so the hazard pass keeps clauses replayable (rules H35,
-       H36); OFF promises the kernel never runs with XNACK on. The emitter names
-       both in the target id. */
+       was issued in, so the hazard pass keeps clauses replayable (rule H35);
+       OFF promises the kernel never runs with XNACK on. The emitter names both
+       in the target id. */
     wa_feature xnack;
     wa_feature sramecc;
     /* new fields only ever appended */

@@ -138,9 +138,8 @@ unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info);
 #define WA_HZ_ALL_PASSES 0xFFFFFFFFu
 int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes);
 
-/* H35 and H36, soft clauses (XNACK): consecutive SMEM instructions (H35), or
-   consecutive vector memory instructions, MUBUF, FLAT, GLOBAL and SCRATCH
-   (H36), may complete out of order and be replayed after a fault. With the
+/* H35, soft clauses (XNACK): consecutive SMEM instructions, or consecutive
+   vector memory instructions (MUBUF, FLAT, GLOBAL and SCRATCH, one kind), may complete out of order and be replayed after a fault. With the
    clause `clause[0..n-1]` issued right before `item` (oldest first, nothing
    else between them, same kind), `item` needs a wait state (any instruction of
    another kind) before it when the clause writes a register and either `item`

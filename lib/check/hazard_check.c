@@ -46,7 +46,7 @@ typedef struct ck_slot {
 } ck_slot;
 
 typedef struct ck {
-    int soft_clauses;  /* H35/H36 apply (XNACK not off) */
+    int soft_clauses;  /* H35 applies (XNACK not off) */
     const wa_program *prog;
     wa_context *ctx;
     wa_target target;
@@ -287,7 +287,7 @@ static void check_consumer(ck *C, unsigned item, const ck_ent *state, unsigned n
     }
 }
 
-/* H35/H36: a memory instruction right after a soft clause of its kind it
+/* H35: a memory instruction right after a soft clause of its kind it
    conflicts with (the clause in program order: nothing else between the
    instructions). */
 static void check_clause(ck *C, unsigned item)

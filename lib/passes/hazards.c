@@ -66,7 +66,7 @@ typedef struct hz_pass {
     wa_program *prog;
     wa_context *ctx;
     wa_target target;
-    int soft_clauses;        /* H35/H36 apply (XNACK not off) */
+    int soft_clauses;        /* H35 applies (XNACK not off) */
     wa_unit_map map;
     wa_cfg cfg;
     unsigned reach;          /* largest requirement of any rule on the target */
@@ -399,7 +399,7 @@ static wa_status seed_entry(hz_pass *P, unsigned b)
 
 /* ---- the scan --------------------------------------------------------------------------- */
 
-/* H35/H36: the soft clause before item i in program order, cut where a wait
+/* H35: the soft clause before item i in program order, cut where a wait
    state is already decided (it breaks the clause), conflicts with i. */
 static int clause_needs_break(const hz_pass *P, unsigned i)
 {

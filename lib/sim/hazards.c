@@ -65,7 +65,7 @@ struct sim_hz {
     unsigned xbase;    /* first special unit */
     unsigned nunits;   /* 0 until the first instruction sizes the tables */
     hz_rec *rec;       /* nunits * P_COUNT */
-    /* H35/H36: the instructions of one soft-clause kind executed since the last
+    /* H35: the instructions of one soft-clause kind executed since the last
        other one (oldest first) */
     unsigned clause[WA_HZ_CLAUSE_MAX];
     unsigned nclause, clause_kind;

@@ -324,14 +324,14 @@ static const bcase bcases[] = {
     { "H35", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[4:5], 8", { 1, 1, 1 } },
     { "H35", "s_load_dword s4, s[0:1], 0", "s_store_dword s6, s[0:1], 8", { 1, 1, 1 } },
     { "-", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[0:1], 8", { 0, 0, 0 } },
-    /* H36: the same for vector memory (MUBUF, FLAT, GLOBAL, SCRATCH: one kind) */
-    { "H36", "global_load_dwordx2 v[2:3], v[0:1], off", "global_load_dword v4, v[2:3], off",
+    /* H35 for vector memory: the same for vector memory (MUBUF, FLAT, GLOBAL, SCRATCH: one kind) */
+    { "H35", "global_load_dwordx2 v[2:3], v[0:1], off", "global_load_dword v4, v[2:3], off",
       { 1, 1, 1 } },
-    { "H36", "global_load_dword v2, v[0:1], off", "global_store_dword v[0:1], v5, off",
+    { "H35", "global_load_dword v2, v[0:1], off", "global_store_dword v[0:1], v5, off",
       { 1, 1, 1 } },
-    { "H36", "buffer_load_dword v2, v1, s[8:11], 0 offen", "global_load_dword v3, v2, s[0:1]",
+    { "H35", "buffer_load_dword v2, v1, s[8:11], 0 offen", "global_load_dword v3, v2, s[0:1]",
       { 1, 1, 1 } },
-    { "H36", "global_load_dword v2, v1, s[0:1]", "global_load_dword v1, v3, s[0:1]", { 1, 1, 1 } },
+    { "H35", "global_load_dword v2, v1, s[0:1]", "global_load_dword v1, v3, s[0:1]", { 1, 1, 1 } },
     { "-", "global_load_dword v2, v[0:1], off", "global_load_dword v3, v[0:1], off offset:4",
       { 0, 0, 0 } },
     { "-", "global_store_dword v[0:1], v5, off", "global_store_dword v[0:1], v6, off offset:4",
@@ -915,7 +915,7 @@ static void gemm_kernels(void)
 #define GEMM_CASE
 #endif
 
-/* Soft clauses (H35, H36) matter only when XNACK may be on: a context with
+/* Soft clauses (H35, SMEM and VMEM) matter only when XNACK may be on: a context with
    XNACK off neither pads nor reports them; ANY (the default) and ON do. */
 static void soft_clauses_follow_xnack(void)
 {
@@ -940,7 +940,7 @@ static void soft_clauses_follow_xnack(void)
                 continue;
             CHECK_EQ_UINT(check_errors(p, NULL), want);
             if (want)
-                CHECK_STR_CONTAINS(wa_context_last_error(ctx), k ? "(rule H35" : "(rule H36");
+                CHECK_STR_CONTAINS(wa_context_last_error(ctx), "(rule H35");
             wa_pass_stats st;
             if (CHECK_OK(wa_pass_hazards(p, NULL, &st)))
                 CHECK_EQ_UINT(st.nop_wait_states, want);

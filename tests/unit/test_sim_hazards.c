@@ -339,23 +339,23 @@ static void smem_soft_clause(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-/* H36: the same for vector memory (MUBUF, FLAT, GLOBAL and SCRATCH form one
+/* H35 for vector memory: the same for vector memory (MUBUF, FLAT, GLOBAL and SCRATCH form one
    kind): a clause whose instruction writes what it reads itself conflicts with
    whatever follows, as LLVM counts it. */
 static void vmem_soft_clause(void)
 {
     static const hz_case cases[] = {
         { "load over its own address", NULL, "global_load_dword v20, v20, s[10:11]",
-          "global_load_dword v3, v21, s[10:11]", "global_load_dword", "H36", { 1, 1, 1 } },
+          "global_load_dword v3, v21, s[10:11]", "global_load_dword", "H35", { 1, 1, 1 } },
         { "load -> store", NULL, "global_load_dword v2, v20, s[10:11]",
-          "global_store_dword v20, v5, s[10:11]", "global_store_dword", "H36", { 1, 1, 1 } },
+          "global_store_dword v20, v5, s[10:11]", "global_store_dword", "H35", { 1, 1, 1 } },
         { "buffer then global over its offset", NULL, "buffer_load_dword v2, v1, s[4:7], 0 offen",
-          "global_load_dword v1, v20, s[10:11]", "global_load_dword", "H36", { 1, 1, 1 } },
+          "global_load_dword v1, v20, s[10:11]", "global_load_dword", "H35", { 1, 1, 1 } },
         { "independent loads", NULL, "global_load_dword v2, v20, s[10:11]",
-          "global_load_dword v3, v20, s[10:11] offset:4", "global_load_dword", "H36",
+          "global_load_dword v3, v20, s[10:11] offset:4", "global_load_dword", "H35",
           { 0, 0, 0 } },
         { "DS is no clause", NULL, "ds_read_b32 v2, v1", "global_load_dword v1, v20, s[10:11]",
-          "global_load_dword", "H36", { 0, 0, 0 } },
+          "global_load_dword", "H35", { 0, 0, 0 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
