@@ -3,8 +3,9 @@
 
    The ISA table gives every MFMA's block shape (M x N x K), its number of
    blocks, its input format and the targets that honour BLGP (wa_isa_mfma_shape);
-   one generic routine does the rest. The block-scaled f8f6f4 MFMAs are not
-   executed (their scale and format encodings are not modelled).
+   one generic routine does the rest (dense, sparse and f8f6f4 alike). The xf32
+   MFMAs (gfx942) are not executed: how the hardware reduces f32 inputs to xf32
+   is not documented.
 
    Layouts (wave64; "register r" is the r-th register of the operand; an input
    register holds 32/bits elements, element e in bits [bits*e+bits-1 : bits*e]):
@@ -24,6 +25,25 @@
          2, ABKPerLane 8; ck xdlops_gemm i8: k_per_blk 8, 4 input blocks, K
          reduction): 8 consecutive k per lane, bytes k % 8 of the 64-bit pair.
          Not checked against an AMD layout table either.
+       Every other dense shape (the multi-block f32/f16/bf16/i8 opcodes, gfx90a's
+         old bf16 ones, the bf8 and mixed fp8/bf8 ones, gfx950's doubled-K ones)
+         follows the same rule; for the ones the calculator covers (CDNA2/CDNA3)
+         it is the calculator's layout, the gfx950 ones are unconfirmed.
+       f8f6f4 (gfx950): KL = 32 consecutive k per lane, element e in bits
+         [b*e, b*e + b) of the lane's registers as one bit string (b = 8, 6 or
+         4: a 6-bit element may straddle two registers); cbsz gives A's format
+         and blgp B's (0 fp8 E4M3, 1 bf8 E5M2, 2 fp6 E2M3, 3 bf6 E3M2, 4 fp4 E2M1,
+         the OCP formats; 5..7 are refused). The scaled forms multiply every
+         element of a lane by 2^(s - 127), s the E8M0 byte op_sel[i] +
+         2 * op_sel_hi[i] of that lane's scale VGPR (0xFF: NaN): a lane's 32
+         elements are one scale block. From composable_kernel's gfx950 attributes
+         (k_per_blk 32); unconfirmed against an AMD table.
+       SMFMAC (A 2:4 sparse): A's lane holds half of the KL dense positions the
+         dense rule gives it; value c lies in group c / 2 of four positions, at
+         the position in bits [2c+1:2c] of the lane's index set. The index VGPR
+         (operand 3) holds 32 / KL sets of KL bits; with cbsz 0, abid picks the
+         set (an abid beyond them is refused), any other cbsz takes set 0 (LLVM's
+         AMDGPU dialect documentation of the smfmac intrinsics). vdst is C.
      C/D[i][j] of block b: with G = 64 / (N * blocks) lane groups, register
        4 * (i / (4G)) + i % 4, lane ((i / 4) % G) * (N * blocks) + b * N + j
        (16x16: register i % 4, lane 16 * (i / 4) + j; 32x32: register
@@ -44,7 +64,9 @@
    even, denormals kept, overflow to infinity; NaN and infinite inputs follow
    IEEE arithmetic, so inf x 0 gives NaN). The hardware's internal order and
    rounding may differ by an ulp on inputs whose sum is not exact. The i32 MFMA
-   sums exactly and wraps to 32 bits. fp8 is E4M3 as sim_fp8_to_f32 decodes it for the target.
+   sums exactly and wraps to 32 bits. fp8 is E4M3 as sim_fp8_to_f32 decodes it for
+   the target; bf8 is E5M2: FNUZ (bias 16, 0x80 NaN, no infinity) on gfx942, OCP
+   (bias 15, IEEE-style infinity and NaN) on gfx950.
 
    DGEMM (v_mfma_f64_16x16x4_f64, v_mfma_f64_4x4x4_4b_f64; f64 A, B, C, D, one
    double per register pair): A[i][k] of block b in lane (k / KL) * (M * blocks)
@@ -60,8 +82,9 @@
    low (derived by the same rule, no table for it was found). Arithmetic: C plus
    the K products in k order, each by a fused multiply-add in f64 (one rounding
    per step); the hardware's internal order is not documented, so sums that are
-   not exact may differ by an ulp. CBSZ/ABID apply to the 4-block opcode; BLGP
-   (the neg modifier on gfx942/gfx950) is not supported.
+   not exact may differ by an ulp. CBSZ/ABID apply to the 4-block opcode;
+   neg:[a,b,c] (gfx942/gfx950) negates A, B and C; gfx90a's BLGP on f64 is not
+   supported.
 
    EXEC: the matrix data is cross-lane, so A, B and C are read in all 64 lanes
    whatever EXEC holds; D is written only in the lanes EXEC enables (the library's
@@ -319,8 +342,8 @@ static void op_mfma(sim_ctx *c)
             return;
         }
     }
-    if (!scaled && (mods->op_sel || mods->op_sel_hi)) {
-        sim_fail(c, WA_E_UNSUPPORTED, "%s takes no op_sel/op_sel_hi", mn);
+    if ((!scaled && (mods->op_sel || mods->op_sel_hi)) || mods->neg) {
+        sim_fail(c, WA_E_UNSUPPORTED, "%s takes no op_sel/op_sel_hi/neg", mn);
         return;
     }
     unsigned n_a = (unsigned)s->k * s->m * s->blocks / SIM_LANES * format_bits(fa) / 32u;
