@@ -240,18 +240,24 @@ typedef struct wa_isa_info {
 typedef enum wa_mfma_input {
     WA_MFMA_IN_F16 = 1, WA_MFMA_IN_BF16, WA_MFMA_IN_FP8, WA_MFMA_IN_I8, WA_MFMA_IN_F32,
     WA_MFMA_IN_F8F6F4, /* block-scaled: fp8/fp6/fp4 chosen by cbsz (A) and blgp (B) */
-    WA_MFMA_IN_F64     /* DGEMM: f64 A, B, C and D (register pairs) */
+    WA_MFMA_IN_F64,    /* DGEMM: f64 A, B, C and D (register pairs) */
+    WA_MFMA_IN_BF8,    /* E5M2 8-bit floats */
+    WA_MFMA_IN_XF32    /* f32 registers, products at reduced (xf32) precision */
 } wa_mfma_input;
 
 /* Shape of an MFMA opcode: `blocks` independent M x N x K products (the
    4x4x4_16b opcodes have 16; cbsz/abid broadcast A between blocks), the input
    format, and the targets (WA_TARGET_BIT mask) whose hardware honours a
-   non-zero BLGP lane broadcast. */
+   non-zero BLGP lane broadcast. `input` is A's format and `input_b` B's (they
+   differ for the mixed fp8/bf8 opcodes); `sparse` marks SMFMAC (A 2:4 sparse,
+   k the dense K). */
 typedef struct wa_mfma_shape {
     unsigned m, n, k;
     unsigned blocks;
     wa_mfma_input input;
     unsigned blgp_targets;
+    wa_mfma_input input_b; /* appended */
+    unsigned sparse;       /* appended */
 } wa_mfma_shape;
 
 /* WA_LOGIC_* facts of `op`: 0 unless its result is a bitwise function of its

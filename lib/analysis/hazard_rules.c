@@ -572,17 +572,19 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
             continue;
         unsigned role = wa_instr_role(in, info, k);
         unsigned how = 0, produces = 0;
+        /* SMFMAC accumulates into vdst (read and written): it is the srcC read */
+        int srcc = is_named(info, k, "srcC") || (mfma && info->operands[k].role == WA_ROLE_DEFUSE);
         if (role & WA_ROLE_USE) {
             how |= WA_HZ_A_READ;
             if (cls & WA_HZ_C_MFMA)
-                how |= is_named(info, k, "srcC") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
+                how |= srcc ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
             if (cls & WA_HZ_C_DOT)
                 how |= is_named(info, k, "src2") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
             if ((cls & (WA_HZ_C_RLANE | WA_HZ_C_WLANE)) && is_named(info, k, "ssrc1"))
                 how |= WA_HZ_A_LANESEL;
             if ((cls & WA_HZ_C_RLANE) && is_named(info, k, "src0"))
                 how |= WA_HZ_A_SRC0;
-            if (mfma && !dgemm && is_named(info, k, "srcC"))
+            if (mfma && !dgemm && srcc)
                 produces |= 1u << WA_HZ_P_SRCC;
             if (wide && is_named(info, k, "vdata") && o->count > 2)
                 produces |= 1u << WA_HZ_P_STORE;

@@ -8,6 +8,7 @@
 #define ALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G94X (WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G950 (WA_TARGET_BIT(WA_TARGET_GFX950))
+#define G942 (WA_TARGET_BIT(WA_TARGET_GFX942))
 #define G90A (WA_TARGET_BIT(WA_TARGET_GFX90A))
 
 #define PSEUDO WA_IF_PSEUDO
@@ -120,8 +121,8 @@ const wa_isa_info wa_isa_table_[] = {
 
 static const wa_mfma_shape mfma_shapes[WA_OP_COUNT_] = {
 #define WA_INSN(...)
-#define WA_MFMA_SHAPE(id, m, n, k, blocks, in, blgp) \
-    [WA_OP_##id] = { m, n, k, blocks, WA_MFMA_IN_##in, blgp },
+#define WA_MFMA_SHAPE(id, m, n, k, blocks, in, in_b, sparse, blgp) \
+    [WA_OP_##id] = { m, n, k, blocks, WA_MFMA_IN_##in, blgp, WA_MFMA_IN_##in_b, sparse },
 #include <waveasm/isa.def>
 #undef WA_MFMA_SHAPE
 #undef WA_INSN

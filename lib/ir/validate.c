@@ -302,8 +302,10 @@ static int variable_size(vstate *V, const wa_instr *in, const wa_isa_info *info,
     }
     if (info->flags & WA_IF_F8F6F4) {
         unsigned fmtcode = strcmp(spec->name, "srcA") == 0 ? in->mods.cbsz : in->mods.blgp;
-        static const unsigned regs[5] = { 8, 8, 6, 6, 4 };
-        if (fmtcode > 4) {
+        /* 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4; the assembler reads the reserved codes
+           5..7 with the fp8 size (the simulator refuses them) */
+        static const unsigned regs[8] = { 8, 8, 6, 6, 4, 8, 8, 8 };
+        if (fmtcode > 7) {
             verr(V, loc, "%s %u is not an F8F6F4 format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)",
                  strcmp(spec->name, "srcA") == 0 ? "cbsz" : "blgp", fmtcode);
             return 0;
@@ -588,8 +590,10 @@ static int overlap(const wa_operand *a, const wa_operand *b, int *identical)
 static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
 {
     wa_loc loc = wa_instr_loc(V->prog, in);
+    /* SMFMAC has no srcC operand: vdst is the accumulator, operand 3 the index VGPR */
     const wa_operand *d = &in->ops[0], *c = &in->ops[3];
-    if (is_reg(c) && is_reg(d) && c->reg_class != d->reg_class)
+    if (strcmp(info->operands[3].name, "srcC") == 0 && is_reg(c) && is_reg(d) &&
+        c->reg_class != d->reg_class)
         verr(V, loc, "%s: srcC and vdst must both be VGPRs or both AGPRs", info->mnemonic);
     for (unsigned k = 1; k < in->nops; k++) {
         int same;
@@ -603,16 +607,14 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     }
     const wa_mods *m = &in->mods;
     const wa_mfma_shape *shape = wa_isa_mfma_shape(in->op);
-    if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)
-        verr(V, loc, "%s: blgp must be 0 (for f64 MFMAs the field is the neg modifier on gfx942/gfx950, which is not supported)",
-             info->mnemonic);
-    if (!(info->flags & WA_IF_F8F6F4)) {
-        if (m->cbsz > 7 || m->abid > 15 || m->blgp > 7)
-            verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
-        else if (m->abid >= (1u << m->cbsz))
-            verr(V, loc, "%s: abid %u must be below 2^cbsz = %u", info->mnemonic, m->abid,
-                 1u << m->cbsz);
-    }
+    /* f64: the BLGP field is blgp on gfx90a and neg:[a,b,c] on gfx942/gfx950 */
+    if (shape && shape->input == WA_MFMA_IN_F64 && V->target == WA_TARGET_GFX90A && m->neg)
+        verr(V, loc, "%s takes no neg on gfx90a (the field is blgp there)", info->mnemonic);
+    if (shape && shape->input == WA_MFMA_IN_F64 && V->target != WA_TARGET_GFX90A && m->blgp)
+        verr(V, loc, "%s takes no blgp on %s (the field is the neg modifier there)",
+             info->mnemonic, wa_target_name(V->target));
+    if (!(info->flags & WA_IF_F8F6F4) && (m->cbsz > 7 || m->abid > 15 || m->blgp > 7))
+        verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
 }
 
 /* ---- DPP ------------------------------------------------------------------------------------------ */

@@ -852,7 +852,8 @@ static int collect_hints(ra *R)
         if ((info->flags & WA_IF_MOVE) && !(R->opts.flags & WA_REGALLOC_NO_COALESCE)) {
             d = &in->ops[0];
             s = &in->ops[1];
-        } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4) {
+        } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4 &&
+                   strcmp(info->operands[3].name, "srcC") == 0) { /* SMFMAC: vdst is C */
             d = &in->ops[0];
             s = &in->ops[3];
             /* An early-clobber vdst is defined at the use point and may take

@@ -831,7 +831,7 @@ static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *in
         return "clamp";
     if (m->omod)
         return "an output modifier (mul:2, mul:4, div:2)";
-    if (m->neg || m->neg_hi)
+    if ((m->neg || m->neg_hi) && info->format != WA_FMT_MAI) /* MAI: f64 neg, in mfma.c */
         return "source negation (neg, neg_lo, neg_hi)";
     if (m->abs)
         return "the absolute-value source modifier";

@@ -164,7 +164,8 @@ class WaIsaInfo(Structure):
 class WaMfmaShape(Structure):
     """wa_mfma_shape (isa.h)."""
     _fields_ = [("m", c_uint), ("n", c_uint), ("k", c_uint), ("blocks", c_uint),
-                ("input", c_int), ("blgp_targets", c_uint)]
+                ("input", c_int), ("blgp_targets", c_uint), ("input_b", c_int),
+                ("sparse", c_uint)]
 
 
 class WaPrintOptions(Structure):

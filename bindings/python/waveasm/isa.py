@@ -28,7 +28,8 @@ COUNTER_BITS = ("vm", "lgkm", "exp")
 ROLES = {1: "def", 2: "use", 3: "defuse"}
 DATA_TYPES = ("none", "b32", "f32", "f16", "b64", "f64", "b16", "bf16", "pk_b16", "pk_f16",
               "pk_bf16", "pk_f32")
-MFMA_INPUTS = {1: "f16", 2: "bf16", 3: "fp8", 4: "i8", 5: "f32", 6: "f8f6f4", 7: "f64"}
+MFMA_INPUTS = {1: "f16", 2: "bf16", 3: "fp8", 4: "i8", 5: "f32", 6: "f8f6f4", 7: "f64",
+               8: "bf8", 9: "xf32"}
 
 FORMATS = names(lib.wa_format_name)
 LATENCY_CLASSES = names(lib.wa_latency_class_name)
