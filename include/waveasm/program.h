@@ -215,6 +215,11 @@ typedef enum wa_arg_kind {
     WA_ARG_HIDDEN_GRID_DIMS,
     WA_ARG_HIDDEN_DYNAMIC_LDS_SIZE,
     WA_ARG_HIDDEN_NONE,
+    /* The other value kinds of code object v5 metadata (appended; LLVM lists
+       them for kernels that may use the runtime's services). */
+    WA_ARG_HIDDEN_PRINTF_BUFFER, WA_ARG_HIDDEN_HOSTCALL_BUFFER, WA_ARG_HIDDEN_DEFAULT_QUEUE,
+    WA_ARG_HIDDEN_COMPLETION_ACTION, WA_ARG_HIDDEN_MULTIGRID_SYNC_ARG, WA_ARG_HIDDEN_HEAP_V1,
+    WA_ARG_HIDDEN_PRIVATE_BASE, WA_ARG_HIDDEN_SHARED_BASE, WA_ARG_HIDDEN_QUEUE_PTR,
     WA_ARG_KIND_COUNT_
 } wa_arg_kind;
 /* Metadata spelling: "by_value", "global_buffer", "hidden_block_count_x", ... */

@@ -204,6 +204,11 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
                             unsigned nops, const wa_mods *mods, wa_tag tag,
                             unsigned line, unsigned col, unsigned *out_index);
 
+/* The parser behind wa_program_parse, for text made from another file: line i+1 of
+   `text` is reported as line line_map[i] of `file_name` (line_map NULL: as is). */
+wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, size_t len,
+                          const char *file_name, const unsigned *line_map, unsigned nlines);
+
 /* Ensures vreg id `id` exists with the given properties (parser). */
 wa_status wa_program_define_vreg(wa_program *prog, unsigned id, wa_reg_class cls,
                                  unsigned size, unsigned align);

@@ -33,7 +33,19 @@ typedef struct parser {
     int any_tag;
     wa_tag max_tag;
     int dpp_ctrl_seen;    /* the current instruction has a DPP control */
+    /* Text made from another file (wa_program_parse_asm): source line of each
+       line of `text`, for diagnostics and positions. NULL: the lines are the source. */
+    const unsigned *line_map;
+    unsigned nmap;
 } parser;
+
+/* The source line of the current line. */
+static unsigned src_line(const parser *P)
+{
+    if (P->line_map && P->line >= 1 && P->line <= P->nmap)
+        return P->line_map[P->line - 1];
+    return P->line;
+}
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -42,14 +54,14 @@ static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, .
    error the parser's location rather than reporting it twice. */
 static wa_status relocate(parser *P, size_t pos, wa_status st)
 {
-    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    wa_loc loc = { P->file, src_line(P), (unsigned)pos + 1, WA_NO_TAG };
     wa_diag_relocate_last(P->ctx, loc);
     P->status = st;
     return st;
 }
 static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...)
 {
-    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    wa_loc loc = { P->file, src_line(P), (unsigned)pos + 1, WA_NO_TAG };
     va_list ap;
     va_start(ap, fmt);
     wa_verror(P->ctx, st, loc, fmt, ap);
@@ -1074,7 +1086,7 @@ static wa_status parse_instruction(parser *P)
     if (tag == WA_NO_TAG && WA_GROW(P->ctx, P->untagged, P->capuntagged, P->nuntagged + 1))
         return P->status = wa_error_nomem(P->ctx);
     st = wa_program_insert(P->prog, (wa_opcode)op, ops, nops, &mods, tag == WA_NO_TAG ? 0 : tag,
-                           P->line, (unsigned)mpos + 1, &idx);
+                           src_line(P), (unsigned)mpos + 1, &idx);
     if (st)
         return relocate(P, mpos, st);
     if (tag == WA_NO_TAG) {
@@ -1190,7 +1202,7 @@ static wa_status parse_arg(parser *P, size_t dir_at)
     st = wa_program_add_arg(&index, P->prog, &a);
     if (st)
         return relocate(P, at, st);
-    P->prog->args[index].line = P->line;
+    P->prog->args[index].line = src_line(P);
     P->prog->args[index].col = (unsigned)dir_at + 1;
     return WA_OK;
 }
@@ -1268,7 +1280,7 @@ static wa_status parse_comment_item(parser *P)
     if (!text)
         return P->status = wa_error_nomem(P->ctx);
     unsigned idx;
-    wa_status st = wa_program_insert(P->prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, P->line,
+    wa_status st = wa_program_insert(P->prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, src_line(P),
                                      (unsigned)P->pos, &idx);
     if (st)
         return P->status = st;
@@ -1296,7 +1308,7 @@ static wa_status parse_kernel_start(parser *P)
     if (!wa_kernel_name_valid(name))
         return perr_at(P, npos, WA_E_PARSE, "kernel name '%s' is not a valid global symbol", name);
     P->prog->name = name;
-    P->prog->header_line = P->line;
+    P->prog->header_line = src_line(P);
     P->in_kernel = P->seen_kernel = 1;
     return WA_OK;
 }
@@ -1366,7 +1378,7 @@ static wa_status parse_line(parser *P)
         if (!at_line_end(P))
             return PERR(P, "unexpected '%c' after label", cur(P));
         wa_operand o = wa_opnd_label(l);
-        st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, P->line,
+        st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, src_line(P),
                                (unsigned)save + 1, NULL);
         if (st)
             return relocate(P, save, st);
@@ -1429,6 +1441,12 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
         return WA_E_INVALID;
     *out = NULL;
     wa_diag_reset(ctx);
+    return wa_parse_mapped(out, ctx, text, len, file_name, NULL, 0);
+}
+
+wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, size_t len,
+                          const char *file_name, const unsigned *line_map, unsigned nlines)
+{
     wa_program *prog = NULL;
     wa_status st = wa_program_create(&prog, ctx, "unnamed");
     if (st)
@@ -1450,6 +1468,8 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
     P->file = prog->file;
     P->text = text ? text : "";
     P->len = len;
+    P->line_map = line_map;
+    P->nmap = nlines;
     build_hash(P);
     st = parse_all(P);
     wa_mem_free(ctx, P->untagged);

@@ -515,6 +515,9 @@ const char *wa_arg_kind_name(wa_arg_kind kind)
         "hidden_remainder_x", "hidden_remainder_y", "hidden_remainder_z",
         "hidden_global_offset_x", "hidden_global_offset_y", "hidden_global_offset_z",
         "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_none",
+        "hidden_printf_buffer", "hidden_hostcall_buffer", "hidden_default_queue",
+        "hidden_completion_action", "hidden_multigrid_sync_arg", "hidden_heap_v1",
+        "hidden_private_base", "hidden_shared_base", "hidden_queue_ptr",
     };
     return (unsigned)kind < WA_ARG_KIND_COUNT_ ? names[kind] : NULL;
 }

@@ -260,10 +260,14 @@ static void check_attributes(vstate *V)
         else if (a->offset % a->align)
             verr(V, aloc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
                  nm, a->offset, a->align);
-        if ((a->kind == WA_ARG_GLOBAL_BUFFER || a->kind == WA_ARG_DYNAMIC_SHARED_POINTER) &&
-            a->size != 8)
-            verr(V, aloc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
+        /* global pointers are 64-bit; an LDS pointer is 32-bit (LLVM writes 4), a
+           generic one 64-bit */
+        if (a->kind == WA_ARG_GLOBAL_BUFFER && a->size != 8)
+            verr(V, aloc, "argument %u '%s': global pointer arguments are 8 bytes, not %u", i, nm,
                  a->size);
+        if (a->kind == WA_ARG_DYNAMIC_SHARED_POINTER && a->size != 4 && a->size != 8)
+            verr(V, aloc, "argument %u '%s': dynamic shared pointers are 4 bytes (8 as a generic pointer), not %u",
+                 i, nm, a->size);
         if ((unsigned long long)a->offset + a->size > 65536ull)
             verr(V, aloc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
         for (; k < npairs && pairs[k].later == i; k++) {

@@ -57,10 +57,11 @@ wa_status wa_sim_create(wa_sim **out, const wa_program *prog, const wa_sim_optio
                             opts->version);
         o = *opts;
     }
-    if (o.flags & ~(WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE | WA_SIM_UNDEF_ERRORS))
+    const unsigned known = WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE |
+                           WA_SIM_UNDEF_ERRORS | WA_SIM_CLOCK_UNDEFINED;
+    if (o.flags & ~known)
         return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_sim_options flags 0x%x",
-                        o.flags & ~(WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE |
-                                    WA_SIM_UNDEF_ERRORS));
+                        o.flags & ~known);
     unsigned wg[3];
     wa_program_workgroup_size(prog, wg);
     for (unsigned d = 0; d < 3; d++) {

@@ -701,8 +701,10 @@ static void land(wa_sim *sim, sim_op *op)
             land_atomic(sim, w, op, e);
             break;
         case SIM_E_CONST:
-            for (unsigned k = 0; k < 4; k++)
+            for (unsigned k = 0; k < 4; k++) {
                 b[k] = (uint8_t)(e->val >> (8 * k));
+                d[k] = e->def;
+            }
             has_result = 1;
             break;
         default:

@@ -215,13 +215,15 @@ static void op_nothing(sim_ctx *c)
         sim_op_issue(c, op, -1, 0, 0);
 }
 
-/* s_memtime / s_memrealtime: the wave's model time when it issues. */
+/* s_memtime / s_memrealtime: the wave's model time when it issues (undefined under
+   WA_SIM_CLOCK_UNDEFINED). */
 static void op_time(sim_ctx *c)
 {
     unsigned file, base;
+    uint8_t def = (c->sim->opts.flags & WA_SIM_CLOCK_UNDEFINED) == 0;
     if (!sim_reg_of(c->sim, &c->in->ops[0], 0, &file, &base) || file != SIM_FILE_S) {
         if (c->in->ops[0].kind == WA_OPND_SPECIAL) { /* vcc: no queue entry can land there */
-            sim_write_s64(c, 0, c->w->t, 1);
+            sim_write_s64(c, 0, c->w->t, def);
             return;
         }
         sim_fail(c, WA_E_INTERNAL, "s_memtime destination is not a register");
@@ -234,6 +236,7 @@ static void op_time(sim_ctx *c)
     memset(&e, 0, sizeof(e));
     e.op = SIM_E_CONST;
     e.bytes = 4;
+    e.def = def;
     uint64_t t = c->w->t;
     for (unsigned k = 0; k < 2; k++) {
         e.val = (uint32_t)(t >> (32 * k));

@@ -67,14 +67,16 @@ static uint32_t rnd(void)
     return (uint32_t)(g_rng >> 16);
 }
 
-static wa_status run_text(const char *text, void *in, size_t in_bytes, void *out, size_t out_bytes,
-                          uint64_t seed, char *diag, size_t ndiag)
+static wa_status run_text_flags(const char *text, unsigned flags, void *in, size_t in_bytes,
+                                void *out, size_t out_bytes, uint64_t seed, char *diag,
+                                size_t ndiag)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
     wa_program *prog = ut_parse(ctx, text);
     wa_status st = WA_E_PARSE;
     if (prog) {
         wa_sim_options o = WA_SIM_OPTIONS_INIT;
+        o.flags |= flags;
         o.seed = seed;
         wa_sim *sim = NULL;
         st = wa_sim_create(&sim, prog, &o);
@@ -90,6 +92,12 @@ static wa_status run_text(const char *text, void *in, size_t in_bytes, void *out
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
     return st;
+}
+
+static wa_status run_text(const char *text, void *in, size_t in_bytes, void *out, size_t out_bytes,
+                          uint64_t seed, char *diag, size_t ndiag)
+{
+    return run_text_flags(text, 0, in, in_bytes, out, out_bytes, seed, diag, ndiag);
 }
 
 /* s[4:5] = in, s[6:7] = out; s[12:15] a buffer resource over `in` with
@@ -434,6 +442,21 @@ static void timers(void)
         char diag[512];
         CHECK_STATUS(run_text(t.s, NULL, 0, NULL, 0, 1, diag, sizeof(diag)), WA_E_SIM_WAIT);
         tb_free(&t);
+        /* WA_SIM_CLOCK_UNDEFINED: the time is undefined (for differential runs), both halves */
+        for (unsigned k = 0; k < 2; k++) {
+            tb_printf(&t, ".kernel t\n  .target gfx942\n  %s s[32:33]\n  s_waitcnt lgkmcnt(0)\n"
+                          "  s_add_u32 s34, s%u, 1\n  s_endpgm\n.end_kernel\n",
+                      mn[i], 32 + k);
+            CHECK_STATUS(run_text_flags(t.s, 0, NULL, 0, NULL, 0, 1, diag, sizeof(diag)), WA_OK);
+            CHECK_STATUS(run_text_flags(t.s, WA_SIM_UNDEF_ERRORS, NULL, 0, NULL, 0, 1, diag,
+                                        sizeof(diag)),
+                         WA_OK);
+            CHECK_STATUS(run_text_flags(t.s, WA_SIM_UNDEF_ERRORS | WA_SIM_CLOCK_UNDEFINED, NULL,
+                                        0, NULL, 0, 1, diag, sizeof(diag)),
+                         WA_E_SIM_FAULT);
+            CHECK_STR_CONTAINS(diag, "no defined value");
+            tb_free(&t);
+        }
     }
     ut_context("%s", "");
 }

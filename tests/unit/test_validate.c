@@ -565,8 +565,17 @@ static void attributes(void)
             "argument 1 'b' overlaps argument 0 'a'", UT_ANY, UT_ANY, WA_NO_TAG);
     INVALID("gfx942", "  .arg a, by_value, offset:4, size:8, align:8\n" END,
             "argument 0 'a'|offset 4|alignment 8", UT_ANY, UT_ANY, WA_NO_TAG);
-    INVALID("gfx942", "  .arg p, global_buffer, size:4\n" END, "pointer arguments are 8 bytes", UT_ANY, UT_ANY,
-            WA_NO_TAG);
+    INVALID("gfx942", "  .arg p, global_buffer, size:4\n" END, "global pointer arguments are 8 bytes", UT_ANY,
+            UT_ANY, WA_NO_TAG);
+    /* an LDS pointer is 4 bytes as LLVM writes it (8 as a generic pointer) */
+    VALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:4\n" END);
+    VALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:8\n" END);
+    INVALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:2\n" END,
+            "dynamic shared pointers are 4 bytes", UT_ANY, UT_ANY, WA_NO_TAG);
+    /* every value kind of code object v5 metadata */
+    VALID("gfx942", "  .arg -, hidden_hostcall_buffer, offset:0, size:8\n"
+                    "  .arg -, hidden_heap_v1, offset:8, size:8\n"
+                    "  .arg -, hidden_private_base, offset:16, size:4\n" END);
     INVALID("gfx942", "  .arg big, by_value, offset:65536, size:4\n" END, "64 KiB", UT_ANY, UT_ANY, WA_NO_TAG);
     teardown();
 

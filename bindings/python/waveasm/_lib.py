@@ -400,6 +400,7 @@ PROTOTYPES = {
     # text.h
     "wa_program_parse": (_st, [_pp, _p, c_char_p, c_size_t, c_char_p]),
     "wa_program_parse_file": (_st, [_pp, _p, c_char_p]),
+    "wa_program_parse_asm": (_st, [_pp, _p, c_char_p, c_size_t, c_char_p, _u]),
     "wa_program_print": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaPrintOptions)]),
     "wa_program_print_item": (_st, [_buf, _p, _u, POINTER(WaPrintOptions)]),
     # validate.h

@@ -187,6 +187,18 @@ class Program(Handle):
         return cls.__new__(cls)._adopt(ctx, out.value)
 
     @classmethod
+    def parse_asm(cls, text, *, index=0, file_name=None, context=None):
+        """Imports kernel number `index` from AMDGPU assembly as LLVM writes it
+        (llc output): code, ABI inputs, LDS size, arguments and workgroup size.
+        NotFoundError when the text has no kernel `index`."""
+        ctx = context if context is not None else Context()
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        ctx._call(lib.wa_program_parse_asm, ctypes.byref(out), ctx._h, data, len(data),
+                  cstr(file_name), index)
+        return cls.__new__(cls)._adopt(ctx, out.value)
+
+    @classmethod
     def parse_file(cls, path, *, context=None):
         """Reads and parses a kernel file ("-" for standard input)."""
         ctx = context if context is not None else Context()
