@@ -298,6 +298,7 @@ static void one_rw(const rw_case *c, unsigned round)
 {
     ds_io io;
     io_init(&io);
+    io.target = round == 1 ? "gfx90a" : round == 2 ? "gfx950" : "gfx942";
     io.exec = round == 0 ? ~0ull : ((uint64_t)rnd() << 32 | rnd());
     unsigned nd = c->dwords, o0 = 0, o1 = 0, off = 0;
     if (c->two) {
@@ -322,8 +323,15 @@ static void one_rw(const rw_case *c, unsigned round)
     }
     if (c->write && !c->two)
         io.exec &= (1ull << 56) - 1; /* slots 0..55 stay inside LDS with any offset */
-    if (c->write && c->two)
-        io.exec = 1ull << (rnd() % 64); /* one lane: its two writes are ordered */
+    if (c->write && c->two && round == 0) {
+        /* every lane, the two halves of LDS: no two writes meet */
+        for (unsigned l = 0; l < LANES; l++)
+            io.addr[l] = 4u * nd * l;
+        o0 = 0;
+        o1 = c->st64 ? 1 : 64;
+    } else if (c->write && c->two) {
+        io.exec = 1ull << (rnd() % 64); /* one lane at random offsets */
+    }
     char line[160], r0[24], r1[24];
     if (c->write && c->two)
         snprintf(line, sizeof(line), "  %s v10, %s, %s offset0:%u offset1:%u\n", c->mn,
@@ -615,8 +623,8 @@ static void one_atomic(const atom_case *c, int rtn, unsigned round)
         return;
     ds_io io;
     io_init(&io);
-    if (c->target)
-        io.target = c->target;
+    /* the three targets in turn (the packed adds where they exist) */
+    io.target = c->target ? c->target : round == 1 ? "gfx90a" : round == 2 ? "gfx950" : "gfx942";
     io.exec = round == 0 ? ~0ull : ((uint64_t)rnd() << 32 | rnd());
     unsigned off = 8u * (rnd() % 32);
     if (c->kind == A_PKF16 || c->kind == A_PKBF16)
