@@ -160,10 +160,12 @@ typedef enum wa_hazard_class {
     WA_HZ_GETREG,        /* s_getreg_b32 */
     WA_HZ_SETREG,        /* s_setreg_b32, s_setreg_imm32_b32 */
     WA_HZ_MOVREL,        /* s_movrels / s_movreld: SALU reading M0 as an index */
-    WA_HZ_SENDMSG        /* s_sendmsg / s_sendmsghalt / s_ttracedata: read M0 as the
+    WA_HZ_SENDMSG,       /* s_sendmsg / s_sendmsghalt / s_ttracedata: read M0 as the
                             message payload */
+    WA_HZ_DS_M0          /* ds_read_addtid / ds_write_addtid: DS taking its LDS address
+                            from M0 */
 } wa_hazard_class;
-#define WA_HZ_LAST_ WA_HZ_SENDMSG
+#define WA_HZ_LAST_ WA_HZ_DS_M0
 
 #define WA_ISA_MAX_OPERANDS 6
 

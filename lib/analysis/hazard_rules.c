@@ -16,7 +16,9 @@
      H2   checkRWLaneHazards: RWLaneWaitStates = 4, lane select = src1.
      H3   checkReadM0Hazards: 1 after a SALU write of M0; LDS-DMA gated by
           hasReadM0LdsDmaHazard, s_sendmsg/s_sendmsghalt/s_ttracedata by
-          hasReadM0SendMsgHazard (both the GFX9 generation).
+          hasReadM0SendMsgHazard, ds_read/write_addtid by
+          hasReadM0MovRelInterpHazard (all the GFX9 generation; ds_append and
+          ds_consume without gds need nothing).
      H35  checkSoftClauseHazards (from checkSMRDHazards; XNACK, which the
           targets' default "xnack any" code objects allow): 1 (wa_hz_smem_clause_
           conflict below).
@@ -107,8 +109,8 @@ const wa_hz_rule wa_hz_rules[] = {
       WA_HZ_U_SCALAR, WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_LANESEL, ANY,
       T3(N(4), N(4), N(4)), ANYOP },
     /* LDS-DMA takes its LDS address from M0 without an interlock on SALU writes. */
-    { "H3", "SALU writes M0, LDS-DMA, s_movrel or s_sendmsg/s_ttracedata reads it", P_SALU,
-      WA_HZ_U_M0, WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL | WA_HZ_C_SENDMSG, 0,
+    { "H3", "SALU writes M0, LDS-DMA, s_movrel, s_sendmsg/s_ttracedata or a DS addtid reads it",
+      P_SALU, WA_HZ_U_M0, WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL | WA_HZ_C_SENDMSG | WA_HZ_C_DSM0, 0,
       WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(1), N(1), N(1)), ANYOP },
     /* Store data wider than 64 bits is read over more than one cycle: a VALU
        must not overwrite it meanwhile. */
@@ -281,6 +283,7 @@ unsigned wa_hz_consumer_class(const wa_isa_info *info)
     case WA_HZ_SETREG: return WA_HZ_C_HWREG;
     case WA_HZ_MOVREL: return WA_HZ_C_MOVREL;
     case WA_HZ_SENDMSG: return WA_HZ_C_SENDMSG;
+    case WA_HZ_DS_M0: return WA_HZ_C_DS | WA_HZ_C_DSM0;
     /* Other SALU, SMEM and control instructions consume nothing under these
        rules (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). */
     default: return 0;

@@ -60,6 +60,7 @@ enum {
 #define WA_HZ_C_DGEMM 0x8000u   /* MFMA with f64 inputs */
 #define WA_HZ_C_DOT 0x10000u    /* v_dot* */
 #define WA_HZ_C_SENDMSG 0x20000u /* s_sendmsg, s_sendmsghalt, s_ttracedata (read M0) */
+#define WA_HZ_C_DSM0 0x40000u   /* ds_read_addtid / ds_write_addtid (read M0) */
 #define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA | WA_HZ_C_DGEMM)
 
 /* How a consumer touches a unit. */

@@ -261,7 +261,7 @@ const char *wa_hazard_class_name(wa_hazard_class haz)
         "none", "salu", "valu", "trans", "readlane", "writelane", "smem", "vmem",
         "lds_dma", "ds", "mfma_xdl", "mfma_smfma", "mfma_dgemm", "branch",
         "div_fmas", "dot", "fma64", "permlane_swap", "getreg", "setreg", "movrel",
-        "sendmsg",
+        "sendmsg", "ds_m0",
     };
     return (unsigned)haz < sizeof(names) / sizeof(names[0]) ? names[haz] : NULL;
 }

@@ -620,6 +620,7 @@ static const struct {
     { sim_alu_fn, NULL },
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
+    { sim_ds_fn, sim_ds_why_not },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 

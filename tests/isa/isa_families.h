@@ -22,6 +22,7 @@ static const char *const wa_done_families[] = {
     "SOPP",
     "SMEM",
     "MAI",
+    "DS",
 };
 
 static inline int wa_family_done(const char *family)

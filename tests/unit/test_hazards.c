@@ -251,6 +251,11 @@ static const bcase bcases[] = {
     { "H3", "s_mov_b32 m0, 0", "s_sendmsg 3", { 1, 1, 1 } },
     { "H3", "s_add_u32 m0, s1, 4", "s_sendmsghalt 1", { 1, 1, 1 } },
     { "H3", "s_mov_b32 m0, s2", "s_ttracedata", { 1, 1, 1 } },
+    /* ... and the DS addtid forms (M0 is their LDS address); not append/consume */
+    { "H3", "s_mov_b32 m0, s2", "ds_read_addtid_b32 v1 offset:8", { 1, 1, 1 } },
+    { "H3", "s_add_u32 m0, s2, 4", "ds_write_addtid_b32 v1", { 1, 1, 1 } },
+    { "H3", "s_mov_b32 m0, s2", "ds_append v1", { 0, 0, 0 } },
+    { "H3", "s_mov_b32 m0, s2", "ds_consume v1 offset:4", { 0, 0, 0 } },
     /* H4: wide store data overwritten: 1 / 2 / 2; not for 64 bits or an SGPR soffset */
     { "H4", "buffer_store_dwordx4 v[4:7], v1, s[4:7], 0 offen", "v_mov_b32 v6, 1", { 1, 2, 2 } },
     { "H4", "global_store_dwordx3 v20, v[4:6], s[10:11]", "v_add_u32 v4, 1, v4", { 1, 2, 2 } },
