@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Open addressing over every mnemonic and gfx90a spelling: at most half full. */
+#define PARSER_HASH_SLOTS 4096u
+typedef char parser_hash_size_check[2u * 2u * WA_OP_COUNT_ <= PARSER_HASH_SLOTS ? 1 : -1];
+
 typedef struct parser {
     wa_context *ctx;
     wa_program *prog;
@@ -23,7 +27,7 @@ typedef struct parser {
     size_t pos;           /* cursor within the line */
     unsigned line;
     /* mnemonic hash: open addressing over table indices */
-    unsigned short hash[512];
+    unsigned short hash[PARSER_HASH_SLOTS];
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -83,9 +87,9 @@ static unsigned hash_str(const char *s, size_t n)
 
 static void hash_add(parser *P, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & 511u;
+    unsigned h = hash_str(name, strlen(name)) & (PARSER_HASH_SLOTS - 1u);
     while (P->hash[h])
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSER_HASH_SLOTS - 1u);
     P->hash[h] = (unsigned short)(op + 1);
 }
 
@@ -109,14 +113,14 @@ static int eq_n(const char *a, const char *s, size_t n)
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & 511u;
+    unsigned h = hash_str(s, n) & (PARSER_HASH_SLOTS - 1u);
     while (P->hash[h]) {
         const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
         if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
             *op = P->hash[h] - 1u;
             return 1;
         }
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSER_HASH_SLOTS - 1u);
     }
     return 0;
 }
