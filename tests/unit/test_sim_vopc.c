@@ -578,7 +578,7 @@ static void modifiers(void)
     } mc[] = {
         { "  v_cmp_lt_f32_e64 vcc, -v2, |v4|\n", "neg", 1, 1, 0 },
         { "  v_cmp_lt_f32_e64 vcc, v2, |v4|\n", "abs", 0, 1, 0 },
-        { "  v_cmp_lt_f32_sdwa vcc, -v2, v4 src0_sel:DWORD src1_sel:DWORD\n", "", 1, 0, 0 },
+        { "  v_cmp_lt_f32_sdwa vcc, -v2, v4 src0_sel:DWORD src1_sel:DWORD\n", "does not model", 1, 0, 0 },
         { "  v_cmp_lt_i32_sdwa vcc, v2, v4 src0_sel:WORD_1 src1_sel:DWORD\n", "SDWA", 0, 0, 1 },
     };
     for (unsigned i = 0; i < sizeof(mc) / sizeof(mc[0]); i++) {
