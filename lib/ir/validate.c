@@ -6,6 +6,7 @@
 
 #include "ir.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -718,9 +719,14 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
             continue;
         }
         if (o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM) {
+            double f = o->kind == WA_OPND_FIMM ? fabs(o->imm.f) : 0.0;
             if (!wa_imm_is_inline(o, (wa_data_type)spec->type))
                 verr(V, loc, "%s with SDWA: %s takes no literal (%s)", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
+            else if (spec->type == WA_TY_B16 && f != 0.0 && f != 0.5 && f != 1.0 && f != 2.0 &&
+                     f != 4.0) /* as llvm-mc: the one inline float left is 1/(2*pi) */
+                verr(V, loc, "%s with SDWA: %s (16-bit integer) takes no 1/(2*pi)", mn,
+                     spec->name);
         } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
             verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
                  spec->name);
