@@ -187,6 +187,27 @@ static inline unsigned wa_source_count(const wa_isa_info *info)
     return n;
 }
 
+/* Does source operand k take the float source modifiers (neg/abs) of a row that
+   allows them? Every source, except an integer operand of a row that also has float
+   sources (v_cmp_class's class mask): neg/abs belong to float sources, and rows without
+   any float source (v_cndmask_b32) give them to all. In the SDWA form a source that
+   takes no neg/abs takes sext() instead. */
+static inline int wa_source_takes_fmods(const wa_isa_info *info, unsigned k)
+{
+#define WA_TY_IS_FLOAT_(t) ((t) == WA_TY_F16 || (t) == WA_TY_F32 || (t) == WA_TY_F64 || \
+                            (t) == WA_TY_BF16 || (t) == WA_TY_PK_F16 || (t) == WA_TY_PK_BF16 || \
+                            (t) == WA_TY_PK_F32)
+    if (!(info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)) || k >= info->num_operands)
+        return 0;
+    if (WA_TY_IS_FLOAT_(info->operands[k].type))
+        return 1;
+    for (unsigned j = 0; j < info->num_operands; j++)
+        if (info->operands[j].role == WA_ROLE_USE && WA_TY_IS_FLOAT_(info->operands[j].type))
+            return 0;
+    return 1;
+#undef WA_TY_IS_FLOAT_
+}
+
 /* 1 for the rows whose source modifiers are written as lists (neg_lo:[..],
    neg_hi:[..], neg:[..]) rather than on the operands: VOP3P and MAI. */
 static inline int wa_mods_as_lists(const wa_isa_info *info)

@@ -6,6 +6,7 @@
 
 #include "ir.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -683,10 +684,22 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "is not a float", mn);
     if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
         verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
-    /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
-       (float sources) have no sext */
-    if (m->sext && (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
-        verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
+    /* sext() is the integer counterpart of neg/abs: a source that takes neg/abs
+       (a float source) has no sext */
+    int mixed = 0; /* some sources take neg/abs, others sext() (v_cmp_class) */
+    for (unsigned k = 0; k < info->num_operands; k++)
+        mixed |= wa_source_slot(info, k) >= 0 && !wa_source_takes_fmods(info, k);
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        int slot = wa_source_slot(info, k);
+        if (slot >= 0 && slot < 2 && (m->sext >> slot & 1u) && wa_source_takes_fmods(info, k)) {
+            if (mixed)
+                verr(V, loc, "%s: %s takes no sext() (it takes neg/abs)", mn,
+                     info->operands[k].name);
+            else
+                verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
+            break;
+        }
+    }
     if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
                                         m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
         verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
@@ -708,9 +721,14 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
             continue;
         }
         if (o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM) {
+            double f = o->kind == WA_OPND_FIMM ? fabs(o->imm.f) : 0.0;
             if (!wa_imm_is_inline(o, (wa_data_type)spec->type))
                 verr(V, loc, "%s with SDWA: %s takes no literal (%s)", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
+            else if (spec->type == WA_TY_B16 && f != 0.0 && f != 0.5 && f != 1.0 && f != 2.0 &&
+                     f != 4.0) /* as llvm-mc: the one inline float left is 1/(2*pi) */
+                verr(V, loc, "%s with SDWA: %s (16-bit integer) takes no 1/(2*pi)", mn,
+                     spec->name);
         } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
             verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
                  spec->name);
@@ -834,6 +852,9 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
                 continue;
             if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
                 verr(V, loc, "%s: operand %s takes no source modifier", mn,
+                     info->operands[k].name);
+            else if (!wa_source_takes_fmods(info, k))
+                verr(V, loc, "%s: operand %s is an integer and takes no neg/abs", mn,
                      info->operands[k].name);
         }
     if (m->omod && !(ok & WA_MODOK_OMOD))

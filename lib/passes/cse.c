@@ -739,7 +739,10 @@ static void make_key(const cse *c, unsigned i, cse_key *key)
         key->w[n++] = a;
         key->w[n++] = b;
     }
-    if (f & OPF_COMM) {
+    /* per-source modifiers (neg/abs, sext, SDWA selects, op_sel, a DPP src0) do not
+       move with their sources: commute only without them (|a| == b is not |b| == a) */
+    if ((f & OPF_COMM) && !m->neg && !m->abs && !m->neg_hi && !m->sext && !m->op_sel &&
+        !m->op_sel_hi && !(m->flags & (WA_MOD_SDWA | WA_MOD_DPP))) {
         /* insertion sort of the (a, b) source pairs */
         for (unsigned x = src0 + 2; x < n; x += 2)
             for (unsigned y = x; y > src0; y -= 2) {

@@ -494,53 +494,6 @@ static void permlane_swap(sim_ctx *c, unsigned span)
 static void op_permlane16_swap(sim_ctx *c) { permlane_swap(c, 16); }
 static void op_permlane32_swap(sim_ctx *c) { permlane_swap(c, 32); }
 
-/* ---- compares ---------------------------------------------------------------------------- */
-
-typedef int (*cmp_fn)(uint32_t a, uint32_t b);
-
-static void v_cmp(sim_ctx *c, cmp_fn f)
-{
-    uint32_t a[SIM_LANES], b[SIM_LANES];
-    uint64_t da, db, ex = sim_exec(c), r = 0;
-    sim_read_vec(c, 1, 0, a, &da);
-    sim_read_vec(c, 2, 0, b, &db);
-    for (unsigned l = 0; l < SIM_LANES; l++)
-        if (ex >> l & 1u && f(a[l], b[l]))
-            r |= 1ull << l;
-    /* inactive lanes write 0; the mask is defined if every active lane was */
-    int def = ((da & db) & ex) == ex;
-    sim_write_s64(c, 0, r, def);
-    if (c->info->implicit_defs & WA_IMPL_EXEC) { /* v_cmpx: EXEC gets the result too */
-        c->w->exec = r;
-        c->w->exec_def = (uint8_t)def;
-    }
-}
-
-#define VCMP(name, expr)                                               \
-    static int fn_##name(uint32_t a, uint32_t b) { return expr; } \
-    static void op_##name(sim_ctx *c) { v_cmp(c, fn_##name); }
-#define I(x) ((int32_t)(x))
-VCMP(lt_i32, I(a) < I(b))
-VCMP(eq_i32, a == b)
-VCMP(le_i32, I(a) <= I(b))
-VCMP(gt_i32, I(a) > I(b))
-VCMP(ne_i32, a != b)
-VCMP(ge_i32, I(a) >= I(b))
-VCMP(lt_u32, a < b)
-VCMP(eq_u32, a == b)
-VCMP(le_u32, a <= b)
-VCMP(gt_u32, a > b)
-VCMP(ne_u32, a != b)
-VCMP(ge_u32, a >= b)
-VCMP(lt_f32, F(a) < F(b))
-VCMP(eq_f32, F(a) == F(b))
-VCMP(le_f32, F(a) <= F(b))
-VCMP(gt_f32, F(a) > F(b))
-VCMP(lg_f32, F(a) < F(b) || F(a) > F(b))
-VCMP(ge_f32, F(a) >= F(b))
-VCMP(neq_f32, !(F(a) == F(b)))
-#undef I
-
 /* ---- lanes ---------------------------------------------------------------------------------- */
 
 static void op_readfirstlane(sim_ctx *c)
@@ -691,44 +644,6 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_MAX_F32] = op_max_f32,
     [WA_OP_V_MIN_F32] = op_min_f32,
     [WA_OP_V_CNDMASK_B32] = op_cndmask,
-    [WA_OP_V_CMP_LT_I32] = op_lt_i32,
-    [WA_OP_V_CMP_EQ_I32] = op_eq_i32,
-    [WA_OP_V_CMP_LE_I32] = op_le_i32,
-    [WA_OP_V_CMP_GT_I32] = op_gt_i32,
-    [WA_OP_V_CMP_NE_I32] = op_ne_i32,
-    [WA_OP_V_CMP_GE_I32] = op_ge_i32,
-    [WA_OP_V_CMP_LT_U32] = op_lt_u32,
-    [WA_OP_V_CMP_EQ_U32] = op_eq_u32,
-    [WA_OP_V_CMP_LE_U32] = op_le_u32,
-    [WA_OP_V_CMP_GT_U32] = op_gt_u32,
-    [WA_OP_V_CMP_NE_U32] = op_ne_u32,
-    [WA_OP_V_CMP_GE_U32] = op_ge_u32,
-    [WA_OP_V_CMP_LT_F32] = op_lt_f32,
-    [WA_OP_V_CMP_EQ_F32] = op_eq_f32,
-    [WA_OP_V_CMP_LE_F32] = op_le_f32,
-    [WA_OP_V_CMP_GT_F32] = op_gt_f32,
-    [WA_OP_V_CMP_LG_F32] = op_lg_f32,
-    [WA_OP_V_CMP_GE_F32] = op_ge_f32,
-    [WA_OP_V_CMP_NEQ_F32] = op_neq_f32,
-    [WA_OP_V_CMPX_LT_I32] = op_lt_i32,
-    [WA_OP_V_CMPX_EQ_I32] = op_eq_i32,
-    [WA_OP_V_CMPX_LE_I32] = op_le_i32,
-    [WA_OP_V_CMPX_GT_I32] = op_gt_i32,
-    [WA_OP_V_CMPX_NE_I32] = op_ne_i32,
-    [WA_OP_V_CMPX_GE_I32] = op_ge_i32,
-    [WA_OP_V_CMPX_LT_U32] = op_lt_u32,
-    [WA_OP_V_CMPX_EQ_U32] = op_eq_u32,
-    [WA_OP_V_CMPX_LE_U32] = op_le_u32,
-    [WA_OP_V_CMPX_GT_U32] = op_gt_u32,
-    [WA_OP_V_CMPX_NE_U32] = op_ne_u32,
-    [WA_OP_V_CMPX_GE_U32] = op_ge_u32,
-    [WA_OP_V_CMPX_LT_F32] = op_lt_f32,
-    [WA_OP_V_CMPX_EQ_F32] = op_eq_f32,
-    [WA_OP_V_CMPX_LE_F32] = op_le_f32,
-    [WA_OP_V_CMPX_GT_F32] = op_gt_f32,
-    [WA_OP_V_CMPX_LG_F32] = op_lg_f32,
-    [WA_OP_V_CMPX_GE_F32] = op_ge_f32,
-    [WA_OP_V_CMPX_NEQ_F32] = op_neq_f32,
     [WA_OP_V_DIV_SCALE_F32] = op_div_scale,
     [WA_OP_V_DIV_FMAS_F32] = op_div_fmas,
     [WA_OP_V_DIV_FIXUP_F32] = op_div_fixup,

@@ -618,6 +618,7 @@ static const struct {
     { sim_salu_fn, sim_salu_why_not },
     { sim_smem_fn, sim_smem_why_not },
     { sim_alu_fn, NULL },
+    { sim_vopc_fn, sim_vopc_why_not },
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
     { sim_ds_fn, sim_ds_why_not },
@@ -828,7 +829,8 @@ static int uses_float_mode(const wa_isa_info *info)
 static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *info)
 {
     const wa_mods *m = &in->mods;
-    if (m->flags & WA_MOD_CLAMP)
+    /* a compare's clamp asks it to signal float exceptions: no effect on results */
+    if ((m->flags & WA_MOD_CLAMP) && info->format != WA_FMT_VOPC)
         return "clamp";
     if (m->omod)
         return "an output modifier (mul:2, mul:4, div:2)";

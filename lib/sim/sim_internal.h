@@ -7,7 +7,8 @@
    sopp.c      program control (branches, s_waitcnt, s_barrier, s_nop, ...)
    salu.c      scalar ALU semantics (SOP1, SOP2, SOPK, SOPC)
    smem.c      scalar memory (loads, stores, atomics, cache control, timers)
-   alu.c       VALU semantics (and compares, conversions, lanes)
+   alu.c       VALU semantics (conversions, lanes, ...)
+   vopc.c      vector compares (VOPC)
    memops.c    MUBUF and global instructions, LDS-DMA
    ds.c        DS (LDS) instructions
    mfma.c      MFMA semantics with the hardware lane layouts
@@ -231,6 +232,8 @@ const char *sim_salu_why_not(unsigned op);
 sim_fn sim_smem_fn(unsigned op);        /* smem.c: scalar memory */
 const char *sim_smem_why_not(unsigned op);
 sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
+sim_fn sim_vopc_fn(unsigned op);        /* vopc.c: vector compares */
+const char *sim_vopc_why_not(unsigned op);
 sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global */
 sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
 sim_fn sim_ds_fn(unsigned op);          /* ds.c: DS (LDS) */

@@ -23,6 +23,7 @@ static const char *const wa_done_families[] = {
     "SMEM",
     "MAI",
     "DS",
+    "VOPC",
 };
 
 static inline int wa_family_done(const char *family)
