@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Open-addressing table of mnemonics (both spellings): a power of two at least
+   twice the number of rows, so probes stay short and always find a free slot. */
+#define MN_HASH 4096u
+typedef char mn_hash_size_check[(2u * WA_OP_COUNT_ <= MN_HASH) ? 1 : -1];
+
 typedef struct parser {
     wa_context *ctx;
     wa_program *prog;
@@ -23,7 +28,7 @@ typedef struct parser {
     size_t pos;           /* cursor within the line */
     unsigned line;
     /* mnemonic hash: open addressing over table indices */
-    unsigned short hash[512];
+    unsigned short hash[MN_HASH];
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -83,9 +88,9 @@ static unsigned hash_str(const char *s, size_t n)
 
 static void hash_add(parser *P, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & 511u;
+    unsigned h = hash_str(name, strlen(name)) & (MN_HASH - 1u);
     while (P->hash[h])
-        h = (h + 1) & 511u;
+        h = (h + 1) & (MN_HASH - 1u);
     P->hash[h] = (unsigned short)(op + 1);
 }
 
@@ -109,14 +114,14 @@ static int eq_n(const char *a, const char *s, size_t n)
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & 511u;
+    unsigned h = hash_str(s, n) & (MN_HASH - 1u);
     while (P->hash[h]) {
         const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
         if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
             *op = P->hash[h] - 1u;
             return 1;
         }
-        h = (h + 1) & 511u;
+        h = (h + 1) & (MN_HASH - 1u);
     }
     return 0;
 }
@@ -695,7 +700,9 @@ static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t
     wa_status st = read_list(P, &bits, &n);
     if (st)
         return st;
-    if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
+    if (which == 0 && (info->flags & WA_IF_OPSEL4))
+        ; /* four entries at their bit positions, like llvm-mc */
+    else if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
         bits = (bits & ((1u << (n - 1)) - 1u)) | ((bits >> (n - 1)) & 1u) << 3;
     else if (which == 0 && n == 4 && !wa_opsel_has_dst(info))
         return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");

@@ -10,6 +10,7 @@
    alu.c       VALU semantics (and compares, conversions, lanes)
    memops.c    MUBUF, global and DS instructions, LDS-DMA
    mfma.c      MFMA semantics with the hardware lane layouts
+   vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
 
@@ -232,6 +233,11 @@ sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
 sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global, DS */
 sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
 const char *sim_mfma_why_not(unsigned op);
+sim_fn sim_vop3_fn(unsigned op);        /* vop3.c: VOP3-only VALU */
+const char *sim_vop3_why_not(unsigned op);
+/* WA_MODOK_CLAMP / WA_MODOK_OPSEL where vop3.c's semantics model them (integer
+   saturation, half and byte selects) for `op`; 0 otherwise. */
+unsigned sim_vop3_models(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

@@ -155,7 +155,7 @@ static void entries_well_formed(void)
                                     strcmp(o->name, "vaddr") == 0) ||
                                    ((in->flags & WA_IF_F8F6F4) &&
                                     (strcmp(o->name, "srcA") == 0 || strcmp(o->name, "srcB") == 0));
-                    CHECK_MSG(variable ? o->size == 0 : o->size >= 1 && o->size <= 16,
+                    CHECK_MSG(variable ? o->size == 0 : o->size >= 1 && o->size <= 32,
                               "size %u", o->size);
                 }
                 for (unsigned j = 0; j < i; j++)
