@@ -401,11 +401,37 @@ static uint32_t h_med3(uint32_t x, uint32_t y, uint32_t z)
         return h_minmax(x, z, 1);
     return h_minmax(x, y, 1);
 }
+/* A double rounded once to f16 (nearest even; overflow to infinity). */
+static uint32_t d_to_f16(double v)
+{
+    uint32_t sign = signbit(v) ? 0x8000u : 0u;
+    double a = fabs(v);
+    if (isnan(v))
+        return sign | 0x7E00u;
+    if (a >= 65520.0)
+        return sign | 0x7C00u;
+    if (a < 0x1p-14) /* subnormal: units of 2^-24 */
+        return sign | (uint32_t)nearbyint(a * 0x1p24);
+    int e;
+    frexp(a, &e); /* a = m * 2^e, 0.5 <= m < 1 */
+    double q = nearbyint(ldexp(a, 11 - e)); /* 1024 .. 2048 */
+    if (q >= 2048.0) {
+        q = 1024.0;
+        e++;
+    }
+    if (e + 14 >= 31)
+        return sign | 0x7C00u;
+    return sign | (uint32_t)(e + 14) << 10 | ((uint32_t)q & 0x3FFu);
+}
+/* fma in f16: the product of two f16 is exact in double, the sum nearly always. */
 static uint32_t h_fma(uint32_t x, uint32_t y, uint32_t z)
 {
     double v = (double)sim_f16_to_f32((uint16_t)x) * sim_f16_to_f32((uint16_t)y) +
                sim_f16_to_f32((uint16_t)z);
-    return sim_f32_to_f16((float)v);
+    uint32_t r = d_to_f16(v);
+    if (h_nan(x) || h_nan(y) || h_nan(z))
+        r = 0x7E00u; /* the default quiet NaN */
+    return r;
 }
 
 H3(min3_f16, 3, 0, 0, h_minmax(h_minmax(a, b, 0), d, 0))
