@@ -118,6 +118,9 @@ typedef enum wa_data_type {
                                         The simulator does not execute them. */
 #define WA_IF_COMMUTATIVE 0x00800000u /* src0 and src1 may be swapped (same result and
                                         implicit results): CSE and peephole read it */
+#define WA_IF_OPSEL4 0x01000000u     /* op_sel has four entries whatever the number of
+                                        sources: bits 2 and 3 choose the byte of vdst
+                                        written (v_cvt_sr_fp8_f32, ...) */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u
@@ -265,6 +268,10 @@ typedef struct wa_mfma_shape {
 /* WA_LOGIC_* facts of `op`: 0 unless its result is a bitwise function of its
    sources (s_and/s_or/..., s_not, the saveexec and wrexec forms). */
 WA_API unsigned wa_isa_logic(unsigned op);
+/* Sources of `op` that take neg (bits 0..2: source i) and abs (bits 4..6), for
+   rows that allow them (wa_isa_info.mods_ok); 0x77 unless a WA_SRCMODS fact of
+   the row restricts them (VOP3 conversions: only their float sources). */
+WA_API unsigned wa_isa_source_mods(unsigned op);
 /* Number of opcodes in the table (== WA_OP_COUNT_). */
 WA_API unsigned wa_isa_count(void);
 /* Static entry for `op`; NULL when out of range. */

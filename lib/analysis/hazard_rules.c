@@ -64,9 +64,11 @@
      H28-H34  checkMAIHazards90A / checkMAIVALUHazards, DMFMA* constants and
           the 16-pass gfx950 16x16x4 DGEMM.
      Every number of H18-H34 was reproduced with llc-22 on MIR as well.
+     H36  hasDstSelForwardingHazard / hasCvtScaleForwardingHazard (gfx940+): a
+          partial VGPR write (SDWA dst_sel, op_sel's destination half, the
+          byte select of the fp8/fp4 conversions) before a VALU touching it: 1.
    Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
-   three-instruction pattern), SDWA and op_sel partial destinations (no such
-   forms in isa.def). */
+   three-instruction pattern). */
 #include "hazard_rules.h"
 
 #include <stdio.h>
@@ -89,6 +91,7 @@
 #define P_DGEMM4 WA_HZ_P_DGEMM4
 #define P_DGEMM16 WA_HZ_P_DGEMM16
 #define P_LOAD WA_HZ_P_LOAD
+#define P_PARTIAL WA_HZ_P_PARTIAL
 #define ANY WA_HZ_SRCC_ANY
 #define SAME WA_HZ_SRCC_SAME
 #define PART WA_HZ_SRCC_PART
@@ -177,6 +180,12 @@ const wa_hz_rule wa_hz_rules[] = {
     /* Hardware registers: a read or a second write of the same id waits for the write. */
     { "H21", "s_setreg writes a hardware register, s_getreg/s_setreg of the same id", P_SALU,
       WA_HZ_U_PSEUDO, WA_HZ_C_HWREG, 0, WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    /* A partial VGPR write merges with the old value late (hasDstSelForwardingHazard,
+       hasCvtScaleForwardingHazard on gfx940+); the byte selects of WA_IF_OPSEL4 rows
+       count on gfx942 too, which costs at most one s_nop. */
+    { "H36", "VALU writes part of a VGPR (op_sel destination half, SDWA dst_sel, byte select), VALU reads or writes it",
+      P_PARTIAL, WA_HZ_U_VGPR, WA_HZ_C_VALU, 0, WA_HZ_A_READ | WA_HZ_A_WRITE, ANY,
+      T3(N(0), N(1), N(1)), ANYOP },
     /* gfx950 lane swaps read their operands early. */
     { "H22", "VALU writes a VGPR, v_permlane*_swap reads it", P_VALU, WA_HZ_U_VGPR,
       WA_HZ_C_PERMLANE, 0, WA_HZ_A_READ, ANY, T3(N(0), N(0), N(2)), ANYOP },
@@ -548,6 +557,17 @@ static void add_implicit(wa_hz_ref *out, unsigned *n, unsigned special, unsigned
     r->produces = (uint16_t)produces;
 }
 
+/* Does the instruction write only part of vdst (merging with the old value)? */
+static int partial_write(const wa_instr *in, const wa_isa_info *info)
+{
+    const wa_mods *m = &in->mods;
+    if ((m->flags & WA_MOD_SDWA) && m->dst_sel != WA_SDWA_DWORD)
+        return 1;
+    if ((m->op_sel & 8u) && wa_opsel_has_dst(info))
+        return 1;
+    return (info->flags & WA_IF_OPSEL4) && (m->op_sel & 0xCu);
+}
+
 unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
 {
     unsigned cls = wa_hz_consumer_class(info);
@@ -595,6 +615,8 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
         if (role & WA_ROLE_DEF) {
             how |= WA_HZ_A_WRITE;
             produces |= def_kinds;
+            if (valu && k == 0 && partial_write(in, info))
+                produces |= 1u << WA_HZ_P_PARTIAL;
         }
         if (!how && !produces)
             continue;

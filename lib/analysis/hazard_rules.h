@@ -38,6 +38,8 @@ enum {
     WA_HZ_P_DGEMM4,   /* a 4x4 DGEMM wrote it (D, or the DGEMM pseudo register) */
     WA_HZ_P_DGEMM16,  /* a 16x16 DGEMM wrote it */
     WA_HZ_P_LOAD,     /* a VMEM or DS load wrote it */
+    WA_HZ_P_PARTIAL,  /* a VALU wrote part of it: op_sel's destination half, an SDWA
+                         dst_sel other than DWORD, the byte select of WA_IF_OPSEL4 rows */
     WA_HZ_P_COUNT
 };
 

@@ -120,8 +120,8 @@ static void sel_list(wa_sb *sb, const char *name, unsigned bits, unsigned n)
    always have three. */
 static unsigned list_len(const wa_isa_info *info, unsigned bits)
 {
-    if (info->format == WA_FMT_MAI)
-        return 3;
+    if (info->format == WA_FMT_MAI || (info->flags & WA_IF_OPSEL4))
+        return 3; /* OPSEL4: [s0, s1, byte bit 0, byte bit 1] with the destination entry */
     unsigned n = wa_source_count(info);
     if (n > 3)
         n = 3;

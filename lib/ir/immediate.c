@@ -146,7 +146,8 @@ static int is_inv2pi(double d, wa_data_type type)
     }
     if (type == WA_TY_BF16 || type == WA_TY_PK_BF16) {
         uint16_t h;
-        return f32_bits((float)d) == 0x3E22F983u || (bf16_bits(d, &h) && h == 0x3E22);
+        /* the bf16 pattern itself: 1/(2*pi) written in full rounds to 0x3E23, a literal */
+        return bf16_bits(d, &h) && h == 0x3E22;
     }
     if (type == WA_TY_F64 || type == WA_TY_B64)
         return d == 0.15915494309189532;

@@ -35,6 +35,7 @@
 #define ECLOB WA_IF_EARLY_CLOBBER
 #define INDIRECT WA_IF_INDIRECT
 #define COMM WA_IF_COMMUTATIVE
+#define OPSEL4 WA_IF_OPSEL4
 /* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
 #define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 
@@ -137,6 +138,24 @@ static const unsigned char logic_table[WA_OP_COUNT_] = {
 #undef WA_LOGIC
 #undef WA_INSN
 };
+
+/* Sources that take neg/abs (WA_SRCMODS), stored plus one so that 0 means "every
+   source". */
+static const unsigned char source_mods[WA_OP_COUNT_] = {
+    [WA_OP_LABEL] = 0,
+#define WA_INSN(...)
+#define WA_SRCMODS(id, neg, abs) [WA_OP_##id] = (unsigned char)((((abs) & 7u) << 4 | ((neg) & 7u)) + 1u),
+#include <waveasm/isa.def>
+#undef WA_SRCMODS
+#undef WA_INSN
+};
+
+unsigned wa_isa_source_mods(unsigned op)
+{
+    if (op >= WA_OP_COUNT_)
+        return 0;
+    return source_mods[op] ? source_mods[op] - 1u : 0x77u;
+}
 
 typedef char isa_table_size_check[(sizeof(wa_isa_table_) / sizeof(wa_isa_table_[0]) == WA_OP_COUNT_) ? 1 : -1];
 

@@ -699,7 +699,9 @@ static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t
     wa_status st = read_list(P, &bits, &n);
     if (st)
         return st;
-    if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
+    if (which == 0 && (info->flags & WA_IF_OPSEL4))
+        ; /* four entries at their bit positions, like llvm-mc */
+    else if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
         bits = (bits & ((1u << (n - 1)) - 1u)) | ((bits >> (n - 1)) & 1u) << 3;
     else if (which == 0 && n == 4 && !wa_opsel_has_dst(info))
         return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");

@@ -550,9 +550,14 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
             cls = o->reg_class;
         }
     }
-    /* An implicit VCC read (v_div_fmas) takes the constant bus slot too. */
-    if (is_valu && (info->implicit_uses & WA_IMPL_VCC))
-        nscalars++;
+    /* An implicit VCC read (v_div_fmas) takes the constant bus slot too, unless vcc
+       is also an explicit source (v_div_fmas_f64 ..., vcc, ...: one value). */
+    if (is_valu && (info->implicit_uses & WA_IMPL_VCC)) {
+        int has_vcc = 0;
+        for (unsigned s = 0; s < nscalars; s++)
+            has_vcc |= scalars[s]->kind == WA_OPND_SPECIAL && scalars[s]->id == WA_SPECIAL_VCC;
+        nscalars += !has_vcc;
+    }
     /* The base of an M0-relative SGPR index must be a physical register: the
        register accessed is base + M0, which a virtual register cannot express. */
     if ((info->flags & WA_IF_REL_M0) && !(V->flags & WA_VALIDATE_PHYSICAL))
@@ -830,7 +835,8 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
         srcmask = 7u; /* neg:[a,b,c] and the scale selects have three entries */
     if (m->op_sel && !(ok & WA_MODOK_OPSEL))
         verr(V, loc, "%s takes no op_sel", mn);
-    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u)))
+    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u) |
+                           ((info->flags & WA_IF_OPSEL4) ? 0xCu : 0u)))
         verr(V, loc, "%s: op_sel 0x%x selects a source the instruction does not have", mn,
              m->op_sel);
     if (m->op_sel_hi && !(ok & WA_MODOK_OPSEL_HI))
@@ -850,12 +856,18 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
             int slot = wa_source_slot(info, k);
             if (slot < 0 || !((m->neg | m->abs) >> slot & 1u))
                 continue;
+            unsigned sm = wa_isa_source_mods(in->op);
             if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
                 verr(V, loc, "%s: operand %s takes no source modifier", mn,
                      info->operands[k].name);
-            else if (!wa_source_takes_fmods(info, k))
+            else if (sm == 0x77u && !wa_source_takes_fmods(info, k))
+                /* no WA_SRCMODS row: the operand types decide */
                 verr(V, loc, "%s: operand %s is an integer and takes no neg/abs", mn,
                      info->operands[k].name);
+            else if (((m->neg >> slot & 1u) && !(sm >> slot & 1u)) ||
+                     ((m->abs >> slot & 1u) && !(sm >> (4 + slot) & 1u)))
+                verr(V, loc, "%s: operand %s takes no %s", mn, info->operands[k].name,
+                     (m->neg >> slot & 1u) && !(sm >> slot & 1u) ? "neg (-)" : "abs (|..|)");
         }
     if (m->omod && !(ok & WA_MODOK_OMOD))
         verr(V, loc, "%s takes no output modifier (mul:2, mul:4, div:2)", mn);

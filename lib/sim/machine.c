@@ -622,6 +622,7 @@ static const struct {
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
     { sim_ds_fn, sim_ds_why_not },
+    { sim_vop3_fn, sim_vop3_why_not },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -829,8 +830,9 @@ static int uses_float_mode(const wa_isa_info *info)
 static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *info)
 {
     const wa_mods *m = &in->mods;
+    unsigned own = sim_vop3_models(in->op); /* modelled by the operation itself */
     /* a compare's clamp asks it to signal float exceptions: no effect on results */
-    if ((m->flags & WA_MOD_CLAMP) && info->format != WA_FMT_VOPC)
+    if ((m->flags & WA_MOD_CLAMP) && info->format != WA_FMT_VOPC && !(own & WA_MODOK_CLAMP))
         return "clamp";
     if (m->omod)
         return "an output modifier (mul:2, mul:4, div:2)";
@@ -840,7 +842,7 @@ static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *in
         return "the absolute-value source modifier";
     if (m->flags & WA_MOD_SDWA)
         return "SDWA";
-    if ((m->op_sel || m->op_sel_hi) && info->format != WA_FMT_MAI)
+    if (((m->op_sel && !(own & WA_MODOK_OPSEL)) || m->op_sel_hi) && info->format != WA_FMT_MAI)
         return "op_sel/op_sel_hi";
     return NULL;
 }

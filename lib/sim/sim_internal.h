@@ -12,6 +12,7 @@
    memops.c    MUBUF and global instructions, LDS-DMA
    ds.c        DS (LDS) instructions
    mfma.c      MFMA semantics with the hardware lane layouts
+   vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
 
@@ -239,6 +240,11 @@ sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
 sim_fn sim_ds_fn(unsigned op);          /* ds.c: DS (LDS) */
 const char *sim_ds_why_not(unsigned op);
 const char *sim_mfma_why_not(unsigned op);
+sim_fn sim_vop3_fn(unsigned op);        /* vop3.c: VOP3-only VALU */
+const char *sim_vop3_why_not(unsigned op);
+/* WA_MODOK_CLAMP / WA_MODOK_OPSEL where vop3.c's semantics model them (integer
+   saturation, half and byte selects) for `op`; 0 otherwise. */
+unsigned sim_vop3_models(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

@@ -24,6 +24,7 @@ static const char *const wa_done_families[] = {
     "MAI",
     "DS",
     "VOPC",
+    "VOP3",
 };
 
 static inline int wa_family_done(const char *family)

@@ -323,6 +323,11 @@ static const bcase bcases[] = {
       "ds_read_b32 a9, v1", { 15, 7, 7 } },
     { "H17", "v_mfma_f32_16x16x4_f32 a[4:7], v4, v6, a[0:3]",
       "v_accvgpr_write_b32 a1, 0", { 7, 0, 0 } },
+    /* H36: a partial VGPR write (op_sel's destination half), then a VALU reading or
+       writing the register: 1 on gfx942/gfx950 (llc-22 post-RA-hazard-rec) */
+    { "H36", "v_mad_u16 v8, v2, v4, v6 op_sel:[0,0,0,1]", "v_add_u32 v10, v8, v4", { 0, 1, 1 } },
+    { "H36", "v_mad_u16 v8, v2, v4, v6 op_sel:[0,0,0,1]", "v_add_u32 v8, v2, v4", { 0, 1, 1 } },
+    { "-", "v_mad_u16 v8, v2, v4, v6", "v_add_u32 v10, v8, v4", { 0, 0, 0 } },
     /* H35: an SMEM instruction right after an SMEM clause it conflicts with
        (writes a register the clause reads or writes; a store after loads): 1 */
     { "H35", "s_load_dwordx2 s[4:5], s[0:1], 0", "s_load_dword s0, s[0:1], 8", { 1, 1, 1 } },

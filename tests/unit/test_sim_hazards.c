@@ -319,6 +319,21 @@ static void row8_m0_lds_dma(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* H36: a VALU writing part of a VGPR (op_sel's destination half) before a VALU
+   that reads or overwrites it: 1 on gfx942/gfx950 (verified with llc-22). */
+static void partial_vgpr_write(void)
+{
+    static const hz_case cases[] = {
+        { "op_sel dst half -> read", NULL, "v_mad_u16 v8, v2, v4, v1 op_sel:[0,0,0,1]",
+          "v_add_u32 v9, v8, v2", "v8", "part of a VGPR", { 0, 1, 1 } },
+        { "op_sel dst half -> overwrite", NULL, "v_mad_u16 v8, v2, v4, v1 op_sel:[0,0,0,1]",
+          "v_add_u32 v8, v2, v2", "v8", "part of a VGPR", { 0, 1, 1 } },
+        { "whole write", NULL, "v_mad_u16 v8, v2, v4, v1", "v_add_u32 v9, v8, v2", "v8",
+          "part of a VGPR", { 0, 0, 0 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 /* H35: an SMEM instruction right after SMEM instructions (a soft clause) it
    conflicts with: 1 (any other instruction between breaks the clause; a load
    of a register loaded in the clause needs an s_waitcnt, which breaks it too). */
@@ -1114,6 +1129,7 @@ UT_SUITE(UT_CASE(row1_valu_sgpr_vmem)
          UT_CASE(row3_lane_select)
          UT_CASE(row8_m0_lds_dma)
          UT_CASE(smem_soft_clause) UT_CASE(vmem_soft_clause)
+         UT_CASE(partial_vgpr_write)
          UT_CASE(row9_wide_store_data)
          UT_CASE(row10_11_valu_sgpr_valu)
          UT_CASE(row12_valu_vgpr_readlane)

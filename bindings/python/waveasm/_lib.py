@@ -328,6 +328,7 @@ PROTOTYPES = {
     "wa_isa_available": (c_int, [_u, c_int]),
     "wa_isa_mfma_shape": (POINTER(WaMfmaShape), [_u]),
     "wa_isa_logic": (_u, [_u]),
+    "wa_isa_source_mods": (_u, [_u]),
     "wa_isa_mfma_passes": (_u, [_u, c_int]),
     "wa_isa_mnemonic": (c_char_p, [_u, c_int]),
     "wa_isa_lookup": (_st, [POINTER(c_int), c_char_p]),

@@ -19,7 +19,7 @@ OPERAND_CLASS_BITS = ("vgpr", "sgpr", "agpr", "special", "inline", "literal", "i
 FLAG_BITS = ("pseudo", "branch", "cbranch", "endpgm", "barrier", "waitcnt", "nop", "load",
              "store", "atomic", "lds_dma", "mfma", "trans", "rtn_glc", "ds_2addr",
              "smem_buffer", "f8f6f4", "side_effects", "no_special_dst", "move", "rel_m0",
-             "early_clobber", "indirect", "commutative")
+             "early_clobber", "indirect", "commutative", "opsel4")
 MODOK_BITS = ("clamp", "omod", "neg", "abs", "op_sel", "op_sel_hi", "neg_hi", "dpp", "sdwa",
               "glc", "slc", "sc1", "offset", "offset01", "offen", "idxen", "lds", "cbsz",
               "abid", "blgp", "waitcnt")
@@ -86,7 +86,8 @@ class MfmaShape:
 class OpInfo:
     """Facts about one opcode, as the library's table has them. `mods_ok` names
     the modifiers the instruction takes (MODOK_BITS); `logic` is wa_isa_logic()
-    (0 unless the result is a bitwise function of the sources)."""
+    (0 unless the result is a bitwise function of the sources); `source_mods` is
+    wa_isa_source_mods() (bits 0..2: the sources that take neg, 4..6: abs)."""
 
     opcode: int
     id: str
@@ -106,6 +107,7 @@ class OpInfo:
     mfma_shape: MfmaShape | None
     mods_ok: frozenset
     logic: int
+    source_mods: int
 
     def __repr__(self):
         return f"<OpInfo {self.mnemonic} ({self.id}, opcode {self.opcode})>"
@@ -163,7 +165,7 @@ def _read(op):
         bit_names(e.implicit_defs, IMPLICIT_BITS), bit_names(e.implicit_uses, IMPLICIT_BITS),
         bit_names(e.counters, COUNTER_BITS), LATENCY_CLASSES[e.latency],
         HAZARD_CLASSES[e.hazard], e.encoding, e.encoding_gfx90a, operands, shape,
-        bit_names(e.mods_ok, MODOK_BITS), lib.wa_isa_logic(op))
+        bit_names(e.mods_ok, MODOK_BITS), lib.wa_isa_logic(op), lib.wa_isa_source_mods(op))
 
 
 OPCODES = tuple(_read(op) for op in range(lib.wa_isa_count()))
