@@ -10,6 +10,7 @@
    alu.c       VALU semantics (and compares, conversions, lanes)
    memops.c    MUBUF, global and DS instructions, LDS-DMA
    mfma.c      MFMA semantics with the hardware lane layouts
+   vop3p.c     VOP3P: packed math, dot products, v_fma_mix, accvgpr moves
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
 
@@ -232,6 +233,8 @@ sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
 sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global, DS */
 sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
 const char *sim_mfma_why_not(unsigned op);
+sim_fn sim_vop3p_fn(unsigned op);       /* vop3p.c: packed math, dot, mix, accvgpr */
+const char *sim_vop3p_why_not(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

@@ -21,6 +21,7 @@ static const char *const wa_done_families[] = {
     "SOPC",
     "SOPP",
     "SMEM",
+    "VOP3P",
 };
 
 static inline int wa_family_done(const char *family)
