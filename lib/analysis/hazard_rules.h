@@ -38,6 +38,7 @@ enum {
     WA_HZ_P_DGEMM4,   /* a 4x4 DGEMM wrote it (D, or the DGEMM pseudo register) */
     WA_HZ_P_DGEMM16,  /* a 16x16 DGEMM wrote it */
     WA_HZ_P_LOAD,     /* a VMEM or DS load wrote it */
+    WA_HZ_P_DSTSEL,   /* a VOP3P result with op_sel_hi[0] set wrote it (also P_VALU/P_DOT) */
     WA_HZ_P_COUNT
 };
 

@@ -820,7 +820,7 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
              m->op_sel_hi);
     /* gfx942/gfx950 dot products read their halves in place: op_sel must be 0 and
        op_sel_hi the default (as llvm-mc 22 decides for the whole dot class). */
-    if (info->format == WA_FMT_VOP3P && info->hazard == WA_HZ_DOT &&
+    if (info->format == WA_FMT_VOP3P && info->hazard == WA_HZ_DOT && (ok & WA_MODOK_OPSEL) &&
         V->target != WA_TARGET_GFX90A && (m->op_sel || m->op_sel_hi))
         verr(V, loc, "%s takes no op_sel/op_sel_hi on %s (only the default selects)", mn,
              wa_target_name(V->target));
