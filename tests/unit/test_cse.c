@@ -1459,9 +1459,9 @@ static void bench_kernels(void)
 
 UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged) UT_CASE(table_flags_decide)
              UT_CASE(allocation_failures)
-             UT_CASE(dominating_and_sibling_blocks) UT_CASE(commuted_with_modifiers)
-             UT_CASE(redefined_registers_are_not_values)
+             UT_CASE(dominating_and_sibling_blocks) UT_CASE(redefined_registers_are_not_values)
                  UT_CASE(alignment_and_components) UT_CASE(masked_vgpr_writes)
                      UT_CASE(degenerate_programs) UT_CASE(exec_epochs)
                      UT_CASE(exec_writing_loop) UT_CASE(generated_programs)
-                         UT_CASE(random_programs) UT_CASE(examples) BENCH_CASE);
+                         UT_CASE(random_programs) UT_CASE(examples) UT_CASE(commuted_with_modifiers)
+                         BENCH_CASE);
