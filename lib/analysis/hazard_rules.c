@@ -69,6 +69,14 @@
           byte select of the fp8/fp4 conversions) before a VALU touching it: 1.
    Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
    three-instruction pattern). */
+     H36  checkVALUHazards under hasDstSelForwardingHazard (gfx940+): 1 after a
+          VOP3P instruction with an op_sel operand and op_sel_hi[0] set, for any
+          VALU (MFMA included) with an operand on the result; reproduced with
+          llc-22 on MIR (v_pk_add_f16, v_pk_fma_f32, v_fma_mix_f32 with and
+          without op_sel_hi[0]; v_dot4_i32_i8 and the accvgpr moves have no
+          op_sel and produce nothing).
+   three-instruction pattern), SDWA and VOP3 op_sel partial destinations (H36
+   covers the VOP3P reading of it). */
 #include "hazard_rules.h"
 
 #include <stdio.h>
@@ -92,6 +100,7 @@
 #define P_DGEMM16 WA_HZ_P_DGEMM16
 #define P_LOAD WA_HZ_P_LOAD
 #define P_PARTIAL WA_HZ_P_PARTIAL
+#define P_DSTSEL WA_HZ_P_DSTSEL
 #define ANY WA_HZ_SRCC_ANY
 #define SAME WA_HZ_SRCC_SAME
 #define PART WA_HZ_SRCC_PART
@@ -237,6 +246,12 @@ const wa_hz_rule wa_hz_rules[] = {
       WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
     { "H34", "4x4 DGEMM, v_fma_f64", P_DGEMM4, WA_HZ_U_PSEUDO, WA_HZ_C_FMA64, 0,
       WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    /* gfx942/gfx950 forward a partial destination late; LLVM takes bit 3 of
+       src0_modifiers for the destination select, which on a VOP3P instruction
+       with op_sel is op_sel_hi[0] (default 1 on the packed rows, 0 on v_fma_mix). */
+    { "H36", "VOP3P with op_sel_hi[0] set writes a VGPR, a VALU reads or overwrites it",
+      P_DSTSEL, WA_HZ_U_VGPR, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ | WA_HZ_A_WRITE, ANY,
+      T3(N(0), N(1), N(1)), ANYOP },
 };
 const unsigned wa_hz_nrules = sizeof(wa_hz_rules) / sizeof(wa_hz_rules[0]);
 
@@ -532,6 +547,15 @@ static int is_named(const wa_isa_info *info, unsigned k, const char *name)
            strcmp(info->operands[k].name, name) == 0;
 }
 
+/* H36's producer: a VOP3P row with op_sel whose op_sel_hi[0] (the hardware bit) is
+   set: stored inverted on the packed rows, as written on v_fma_mix. */
+static int dst_sel_forwarding(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP3P || !(info->mods_ok & WA_MODOK_OPSEL))
+        return 0;
+    return wa_vop3p_packed(info) ? !(in->mods.op_sel_hi & 1u) : (in->mods.op_sel_hi & 1u);
+}
+
 /* A buffer or global store of more than 64 bits of data (buffer stores only
    when soffset is not a register): its data is read over several cycles. */
 static int wide_store(const wa_instr *in, const wa_isa_info *info)
@@ -587,7 +611,8 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
                          (salu ? 1u << WA_HZ_P_SALU : 0) | (dot ? 1u << WA_HZ_P_DOT : 0) |
                          (load ? 1u << WA_HZ_P_LOAD : 0) |
                          (mfma && !dgemm ? 1u << WA_HZ_P_MFMA : 0) |
-                         (dgemm ? 1u << dgemm_kind : 0);
+                         (dgemm ? 1u << dgemm_kind : 0) |
+                         (dst_sel_forwarding(in, info) ? 1u << WA_HZ_P_DSTSEL : 0);
     unsigned n = 0;
     for (unsigned k = 0; k < in->nops && k < info->num_operands && n < WA_HZ_MAX_REFS; k++) {
         const wa_operand *o = &in->ops[k];

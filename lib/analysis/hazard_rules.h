@@ -40,6 +40,7 @@ enum {
     WA_HZ_P_LOAD,     /* a VMEM or DS load wrote it */
     WA_HZ_P_PARTIAL,  /* a VALU wrote part of it: op_sel's destination half, an SDWA
                          dst_sel other than DWORD, the byte select of WA_IF_OPSEL4 rows */
+    WA_HZ_P_DSTSEL,   /* a VOP3P result with op_sel_hi[0] set wrote it (also P_VALU/P_DOT) */
     WA_HZ_P_COUNT
 };
 

@@ -245,7 +245,7 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_puts(sb, " lds");
     if (m->op_sel)
         op_sel_list(sb, info, m->op_sel);
-    if (info->format == WA_FMT_VOP3P) {
+    if (wa_vop3p_packed(info)) {
         /* stored inverted: bit i set means op_sel_hi[i] = 0 */
         if (m->op_sel_hi) {
             unsigned n = list_len(info, m->op_sel_hi);

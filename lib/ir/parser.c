@@ -691,7 +691,7 @@ static wa_status read_list(parser *P, unsigned *bits, unsigned *count)
 /* op_sel/op_sel_hi/neg_lo/neg_hi/neg lists, stored as docs/text-format.md says:
    op_sel's last entry (one more than the sources) of a row with a VGPR result is
    the destination (bit 3);
-   VOP3P op_sel_hi is kept inverted. */
+   packed VOP3P op_sel_hi is kept inverted. */
 static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t *field)
 {
     unsigned bits = 0, n = 0;
@@ -707,7 +707,7 @@ static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t
         return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");
     else if (which != 0 && n > 3)
         return perr_at(P, at, WA_E_PARSE, "at most 3 entries");
-    if (which == 1 && info->format == WA_FMT_VOP3P)
+    if (which == 1 && wa_vop3p_packed(info))
         bits = ~bits & ((1u << n) - 1u);
     *field = (uint8_t)bits;
     return WA_OK;

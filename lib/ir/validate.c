@@ -844,6 +844,12 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
     else if (m->op_sel_hi & ~srcmask)
         verr(V, loc, "%s: op_sel_hi 0x%x selects a source the instruction does not have", mn,
              m->op_sel_hi);
+    /* gfx942/gfx950 dot products read their halves in place: op_sel must be 0 and
+       op_sel_hi the default (as llvm-mc 22 decides for the whole dot class). */
+    if (info->format == WA_FMT_VOP3P && info->hazard == WA_HZ_DOT && (ok & WA_MODOK_OPSEL) &&
+        V->target != WA_TARGET_GFX90A && (m->op_sel || m->op_sel_hi))
+        verr(V, loc, "%s takes no op_sel/op_sel_hi on %s (only the default selects)", mn,
+             wa_target_name(V->target));
     if ((m->neg && !(ok & WA_MODOK_NEG)) || (m->abs && !(ok & WA_MODOK_ABS)) ||
         (m->neg_hi && !(ok & WA_MODOK_NEG_HI)))
         verr(V, loc, "%s takes no %s source modifier", mn,

@@ -692,6 +692,21 @@ typedef struct cse_key {
     unsigned n;
 } cse_key;
 
+/* Swapping src0 and src1 keeps the value only when nothing the instruction
+   attaches to one of them differs from the other's: per-source modifier bits
+   (neg, abs, neg_hi, op_sel, op_sel_hi, sext), SDWA selects, DPP (src0's lanes). */
+static int sources_swappable(const wa_mods *m)
+{
+    unsigned diff = (m->neg ^ m->neg >> 1) | (m->abs ^ m->abs >> 1) | (m->neg_hi ^ m->neg_hi >> 1) |
+                    (m->op_sel ^ m->op_sel >> 1) | (m->op_sel_hi ^ m->op_sel_hi >> 1) |
+                    (m->sext ^ m->sext >> 1);
+    if (diff & 1u)
+        return 0;
+    if (m->flags & WA_MOD_DPP)
+        return 0;
+    return !(m->flags & WA_MOD_SDWA) || m->src0_sel == m->src1_sel;
+}
+
 static void make_key(const cse *c, unsigned i, cse_key *key)
 {
     const wa_instr *in = &c->prog->instrs[i];
@@ -739,10 +754,7 @@ static void make_key(const cse *c, unsigned i, cse_key *key)
         key->w[n++] = a;
         key->w[n++] = b;
     }
-    /* per-source modifiers (neg/abs, sext, SDWA selects, op_sel, a DPP src0) do not
-       move with their sources: commute only without them (|a| == b is not |b| == a) */
-    if ((f & OPF_COMM) && !m->neg && !m->abs && !m->neg_hi && !m->sext && !m->op_sel &&
-        !m->op_sel_hi && !(m->flags & (WA_MOD_SDWA | WA_MOD_DPP))) {
+    if ((f & OPF_COMM) && sources_swappable(m)) {
         /* insertion sort of the (a, b) source pairs */
         for (unsigned x = src0 + 2; x < n; x += 2)
             for (unsigned y = x; y > src0; y -= 2) {

@@ -13,6 +13,7 @@
    ds.c        DS (LDS) instructions
    mfma.c      MFMA semantics with the hardware lane layouts
    vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
+   vop3p.c     VOP3P: packed math, dot products, v_fma_mix, accvgpr moves
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
 
@@ -245,6 +246,8 @@ const char *sim_vop3_why_not(unsigned op);
 /* WA_MODOK_CLAMP / WA_MODOK_OPSEL where vop3.c's semantics model them (integer
    saturation, half and byte selects) for `op`; 0 otherwise. */
 unsigned sim_vop3_models(unsigned op);
+sim_fn sim_vop3p_fn(unsigned op);       /* vop3p.c: packed math, dot, mix, accvgpr */
+const char *sim_vop3p_why_not(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

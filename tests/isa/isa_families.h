@@ -25,6 +25,7 @@ static const char *const wa_done_families[] = {
     "DS",
     "VOPC",
     "VOP3",
+    "VOP3P",
 };
 
 static inline int wa_family_done(const char *family)

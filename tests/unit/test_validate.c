@@ -853,7 +853,10 @@ static void hazard_rule_rows(void)
     VALID("gfx942", "  v_cmpx_eq_u32 vcc, 0x1234, v2\n  v_cmpx_lt_f32 s[4:5], v1, 2.0\n" END);
     INVALID("gfx942", "  v_cmpx_eq_u32 s[4:5], 0x1234, v2\n" END, "literal needs the 32-bit encoding", 1, 3, 0);
     VALID("gfx942", "  v_dot2_f32_f16 v0, s1, v2, 1.0\n  v_dot4_i32_i8 v0, v1, v2, -3\n" END);
-    INVALID("gfx942", "  v_dot2_f32_f16 v0, 1.0, v2, v3\n" END, "v_dot2_f32_f16 operand 1 (src0)", 1, 3, 0);
+    VALID("gfx942", "  v_dot2_f32_f16 v0, 1.0, v2, v3\n  v_pk_add_u16 v0, 0x3f800000, v1\n" END);
+    INVALID("gfx942", "  v_dot2_f32_f16 v0, 0x3c01, v2, v3\n" END, "v_dot2_f32_f16 operand src0|not an inline constant", 1, 3, 0);
+    INVALID("gfx942", "  v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[1,0,0]\n" END, "takes no op_sel/op_sel_hi on gfx942", 1, 3, 0);
+    VALID("gfx90a", "  v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[1,0,0] op_sel_hi:[0,1,1]\n" END);
     VALID("gfx942", "  s_movrels_b32 s0, s1\n  s_movreld_b64 s[0:1], 0x12345\n" END);
     INVALID("gfx942", "  s_mov_b32 %s0, 0\n  s_movrels_b32 s2, %s0\n" END,
             "s_movrels_b32 operand srel|must be a physical SGPR", 2, 3, 1);
