@@ -67,16 +67,14 @@
      H36  hasDstSelForwardingHazard / hasCvtScaleForwardingHazard (gfx940+): a
           partial VGPR write (SDWA dst_sel, op_sel's destination half, the
           byte select of the fp8/fp4 conversions) before a VALU touching it: 1.
-   Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
-   three-instruction pattern). */
-     H36  checkVALUHazards under hasDstSelForwardingHazard (gfx940+): 1 after a
-          VOP3P instruction with an op_sel operand and op_sel_hi[0] set, for any
+     H36  the same rule read for VOP3P (checkVALUHazards): 1 after a VOP3P
+          instruction with an op_sel operand and op_sel_hi[0] set, for any
           VALU (MFMA included) with an operand on the result; reproduced with
           llc-22 on MIR (v_pk_add_f16, v_pk_fma_f32, v_fma_mix_f32 with and
           without op_sel_hi[0]; v_dot4_i32_i8 and the accvgpr moves have no
           op_sel and produce nothing).
-   three-instruction pattern), SDWA and VOP3 op_sel partial destinations (H36
-   covers the VOP3P reading of it). */
+   Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
+   three-instruction pattern). */
 #include "hazard_rules.h"
 
 #include <stdio.h>

@@ -206,11 +206,14 @@ static inline int wa_source_takes_fmods(const wa_isa_info *info, unsigned k)
             return 0;
     return 1;
 #undef WA_TY_IS_FLOAT_
+}
+
 /* A packed VOP3P row: its sources hold two elements each, op_sel_hi defaults to
    [1,1,1] (stored inverted) and neg_lo/neg_hi are lists. The VOP3P rows that take
    abs (the v_fma_mix rows) are not packed: their sources are single f32 or f16
    values with -/|..| on the operands and op_sel_hi stored as written. */
 static inline int wa_vop3p_packed(const wa_isa_info *info)
+{
     return info->format == WA_FMT_VOP3P && !(info->mods_ok & WA_MODOK_ABS);
 }
 
