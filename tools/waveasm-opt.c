@@ -449,8 +449,8 @@ static void print_stage_stats(wa_stage stage, const wa_pass_stats *p, double sec
     for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         if (f[i].v)
             fprintf(stderr, ", %s %u", f[i].name, f[i].v);
-    if (seconds >= 0)
-        fprintf(stderr, " (%.3f s)", seconds);
+    if (seconds >= 0) /* microseconds: a small kernel's stages take a few */
+        fprintf(stderr, " (%.1f us)", seconds * 1e6);
     fputc('\n', stderr);
 }
 
