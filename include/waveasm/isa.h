@@ -118,6 +118,9 @@ typedef enum wa_data_type {
                                         The simulator does not execute them. */
 #define WA_IF_COMMUTATIVE 0x00800000u /* src0 and src1 may be swapped (same result and
                                         implicit results): CSE and peephole read it */
+#define WA_IF_SDWA_NO_DST 0x01000000u /* the SDWA form has no dst_sel/dst_unused and no sext()
+                                        (the fp8/bf8 converts: src0_sel only picks the source
+                                        byte or word) */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u

@@ -34,6 +34,7 @@
 #define ECLOB WA_IF_EARLY_CLOBBER
 #define INDIRECT WA_IF_INDIRECT
 #define COMM WA_IF_COMMUTATIVE
+#define SDWANODST WA_IF_SDWA_NO_DST
 /* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
 #define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 

@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Mnemonic hash slots: a power of two above twice the spellings (every row and its
+   gfx90a name), so that open addressing always finds a free slot. */
+#define PARSE_HASH_SLOTS 4096u
+typedef char parse_hash_size_check[(2u * 2u * WA_OP_COUNT_ <= PARSE_HASH_SLOTS) ? 1 : -1];
+
 typedef struct parser {
     wa_context *ctx;
     wa_program *prog;
@@ -23,7 +28,7 @@ typedef struct parser {
     size_t pos;           /* cursor within the line */
     unsigned line;
     /* mnemonic hash: open addressing over table indices */
-    unsigned short hash[512];
+    unsigned short hash[PARSE_HASH_SLOTS];
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -83,9 +88,9 @@ static unsigned hash_str(const char *s, size_t n)
 
 static void hash_add(parser *P, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & 511u;
+    unsigned h = hash_str(name, strlen(name)) & (PARSE_HASH_SLOTS - 1u);
     while (P->hash[h])
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSE_HASH_SLOTS - 1u);
     P->hash[h] = (unsigned short)(op + 1);
 }
 
@@ -109,14 +114,14 @@ static int eq_n(const char *a, const char *s, size_t n)
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & 511u;
+    unsigned h = hash_str(s, n) & (PARSE_HASH_SLOTS - 1u);
     while (P->hash[h]) {
         const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
         if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
             *op = P->hash[h] - 1u;
             return 1;
         }
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSE_HASH_SLOTS - 1u);
     }
     return 0;
 }
@@ -854,6 +859,10 @@ static wa_status read_modifier(parser *P, const wa_isa_info *info, wa_mods *m)
         if (v != 15 && v != 31)
             return perr_at(P, vat, WA_E_PARSE, "row_bcast takes 15 or 31, not %d", v);
         return set_dpp_ctrl(P, m, at, v == 15 ? WA_DPP_ROW_BCAST15 : WA_DPP_ROW_BCAST31);
+    } else if (WORD("row_newbcast")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 15, "row_newbcast")))
+            return st;
+        return set_dpp_ctrl(P, m, at, WA_DPP_ROW_NEWBCAST(v));
     } else if (WORD("dpp_ctrl")) {
         if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 0x1FF, "dpp_ctrl")))
             return st;

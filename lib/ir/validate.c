@@ -6,6 +6,8 @@
 
 #include "ir.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -622,7 +624,8 @@ static int dpp_ctrl_valid(unsigned c)
     return c <= 0xFF || (c >= 0x101 && c <= 0x10F) || (c >= 0x111 && c <= 0x11F) ||
            (c >= 0x121 && c <= 0x12F) || c == WA_DPP_WAVE_SHL1 || c == WA_DPP_WAVE_ROL1 ||
            c == WA_DPP_WAVE_SHR1 || c == WA_DPP_WAVE_ROR1 || c == WA_DPP_ROW_MIRROR ||
-           c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31;
+           c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31 ||
+           (c >= WA_DPP_ROW_NEWBCAST(0) && c <= WA_DPP_ROW_NEWBCAST(15));
 }
 
 /* DPP (WA_MODOK_DPP rows: the 32-bit form of VOP1/VOP2 instructions that write
@@ -636,8 +639,11 @@ static void check_dpp(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const char *mn = info->mnemonic;
     const wa_mods *m = &in->mods;
     if (!dpp_ctrl_valid(m->dpp_ctrl))
-        verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31",
+        verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31, row_newbcast:0..15",
              mn, m->dpp_ctrl);
+    else if (wa_dpp_is_64(info) && !(m->dpp_ctrl >= WA_DPP_ROW_NEWBCAST(0) &&
+                                     m->dpp_ctrl <= WA_DPP_ROW_NEWBCAST(15)))
+        verr(V, loc, "%s: DPP with 64-bit operands takes only row_newbcast:0..15", mn);
     if (m->row_mask > 15 || m->bank_mask > 15)
         verr(V, loc, "%s: row_mask and bank_mask have 4 bits", mn);
     if ((m->flags & WA_MOD_CLAMP) || m->omod || m->op_sel)
@@ -681,13 +687,27 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "is not a float", mn);
     if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
         verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
-    /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
-       (float sources) have no sext */
-    if (m->sext && (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
-        verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
-    if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
-                                        m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
-        verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
+    /* sext() is the integer counterpart of neg/abs: by the source's type */
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        int slot = wa_source_slot(info, k);
+        if (slot < 0 || slot >= 2 || !(m->sext >> slot & 1u))
+            continue;
+        if (!wa_type_takes_sext((wa_data_type)info->operands[k].type) ||
+            (info->flags & WA_IF_SDWA_NO_DST))
+            verr(V, loc, "%s: operand %s takes no sext() (a float source takes neg/abs)", mn,
+                 info->operands[k].name);
+        else if ((in->ops[k].kind == WA_OPND_IMM || in->ops[k].kind == WA_OPND_FIMM) &&
+                 (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
+            verr(V, loc, "%s: operand %s: sext() takes a register in a row with float sources", mn,
+                 info->operands[k].name);
+        else if ((m->neg | m->abs) >> slot & 1u)
+            verr(V, loc, "%s: operand %s takes sext() or neg/abs, not both", mn,
+                 info->operands[k].name);
+    }
+    if (!wa_sdwa_has_dst(info) && (m->dst_sel != WA_SDWA_DWORD ||
+                                   m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
+        verr(V, loc, "%s: %s has no dst_sel/dst_unused", mn,
+             info->format == WA_FMT_VOPC ? "a compare" : "its SDWA form");
     if (wa_source_count(info) < 2 && m->src1_sel != WA_SDWA_DWORD)
         verr(V, loc, "%s has no src1 to select from", mn);
     char b1[64];
@@ -695,7 +715,8 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
         const wa_operand *o = &in->ops[k];
         const wa_isa_operand *spec = &info->operands[k];
         if (spec->classes & WA_OC_VCC32) {
-            if (!is_vcc(o) && spec->role != WA_ROLE_DEF)
+            /* a compare's SDWA form has an sdst field; a VOP2 carry-out is vcc */
+            if (!is_vcc(o) && (spec->role != WA_ROLE_DEF || info->format != WA_FMT_VOPC))
                 verr(V, loc, "%s with SDWA: %s must be vcc, not %s", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
             continue;
@@ -709,6 +730,16 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
             if (!wa_imm_is_inline(o, (wa_data_type)spec->type))
                 verr(V, loc, "%s with SDWA: %s takes no literal (%s)", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
+            else if (o->kind == WA_OPND_IMM && (spec->type == WA_TY_PK_F16 || spec->type == WA_TY_PK_BF16) &&
+                     wa_source_slot(info, k) >= 0 && ((m->neg | m->abs) >> wa_source_slot(info, k) & 1u))
+                verr(V, loc, "%s with SDWA: %s: neg/abs on a packed source takes no integer constant", mn,
+                     spec->name);
+            else if (o->kind == WA_OPND_FIMM &&
+                     (spec->type == WA_TY_B16 || spec->type == WA_TY_PK_B16) &&
+                     !(fabs(o->imm.f) == 0.0 || fabs(o->imm.f) == 0.5 || fabs(o->imm.f) == 1.0 ||
+                       fabs(o->imm.f) == 2.0 || fabs(o->imm.f) == 4.0))
+                verr(V, loc, "%s with SDWA: %s: 1/(2*pi) is no inline constant of a 16-bit integer source",
+                     mn, spec->name);
         } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
             verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
                  spec->name);
@@ -760,9 +791,14 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const unsigned ok = info->mods_ok;
     const char *mn = info->mnemonic;
     unsigned known = 0;
+    /* the SDWA form of VOP1/VOP2 has a clamp bit whatever the operation (llvm-mc
+       accepts it where the VOP3 form has none) */
+    int sdwa_clamp = (m->flags & WA_MOD_SDWA) && (ok & WA_MODOK_SDWA) &&
+                     (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2);
     for (unsigned i = 0; i < sizeof(mod_flags) / sizeof(mod_flags[0]); i++) {
         known |= mod_flags[i].flag;
-        if ((m->flags & mod_flags[i].flag) && !(ok & mod_flags[i].ok))
+        if ((m->flags & mod_flags[i].flag) && !(ok & mod_flags[i].ok) &&
+            !(mod_flags[i].flag == WA_MOD_CLAMP && sdwa_clamp))
             verr(V, loc, "%s takes no %s modifier", mn, mod_flags[i].name);
     }
     if (m->flags & ~known)
@@ -832,6 +868,9 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
                 continue;
             if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
                 verr(V, loc, "%s: operand %s takes no source modifier", mn,
+                     info->operands[k].name);
+            else if (!wa_type_takes_neg_abs((wa_data_type)info->operands[k].type))
+                verr(V, loc, "%s: operand %s takes no neg/abs (an integer source)", mn,
                      info->operands[k].name);
         }
     if (m->omod && !(ok & WA_MODOK_OMOD))

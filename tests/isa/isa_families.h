@@ -21,6 +21,8 @@ static const char *const wa_done_families[] = {
     "SOPC",
     "SOPP",
     "SMEM",
+    "VOP1",
+    "VOP2",
 };
 
 static inline int wa_family_done(const char *family)
