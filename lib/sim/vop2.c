@@ -139,7 +139,8 @@ VBIN(min_i16, (uint32_t)(uint16_t)((int16_t)a < (int16_t)b ? (int16_t)a : (int16
 
 /* ---- fused multiply-add forms ----------------------------------------------------------------- */
 
-/* fmamk: src0 * K + src1 (operands 1, 2, 3); fmaak: src0 * src1 + K */
+/* fma3(ka, kb, kc): operand ka * operand kb + operand kc. fmamk is written
+   vdst, src0, K, src1 and fmaak vdst, src0, src1, K: both are 1 * 2 + 3. */
 static void fma3(sim_ctx *c, unsigned ka, unsigned kb, unsigned kc)
 {
     uint32_t a[SIM_LANES], b[SIM_LANES], d[SIM_LANES], r[SIM_LANES];
@@ -153,7 +154,7 @@ static void fma3(sim_ctx *c, unsigned ka, unsigned kb, unsigned kc)
 }
 static void op_fmac_f32(sim_ctx *c) { fma3(c, 1, 2, 0); }
 static void op_fmamk_f32(sim_ctx *c) { fma3(c, 1, 2, 3); }
-static void op_fmaak_f32(sim_ctx *c) { fma3(c, 1, 3, 2); }
+static void op_fmaak_f32(sim_ctx *c) { fma3(c, 1, 2, 3); }
 
 static void read64(sim_ctx *c, unsigned k, double out[SIM_LANES], uint64_t *def)
 {
