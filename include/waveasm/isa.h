@@ -121,6 +121,9 @@ typedef enum wa_data_type {
 #define WA_IF_OPSEL4 0x01000000u     /* op_sel has four entries whatever the number of
                                         sources: bits 2 and 3 choose the byte of vdst
                                         written (v_cvt_sr_fp8_f32, ...) */
+#define WA_IF_SDWA_NO_DST 0x02000000u /* the SDWA form has no dst_sel/dst_unused and no sext()
+                                        (the fp8/bf8 converts: src0_sel only picks the source
+                                        byte or word) */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u

@@ -183,6 +183,9 @@ typedef struct wa_mods {
 #define WA_DPP_ROW_HALF_MIRROR 0x141u
 #define WA_DPP_ROW_BCAST15 0x142u
 #define WA_DPP_ROW_BCAST31 0x143u
+#define WA_DPP_ROW_NEWBCAST(n) ((uint16_t)(0x150u + (n))) /* n = 0..15: every lane reads lane n
+                                                         of its row (gfx90a+; the only
+                                                         control of 64-bit DPP) */
 
 /* ---- Kernel attributes ----------------------------------------------------------------- */
 

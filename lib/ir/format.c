@@ -154,11 +154,11 @@ static void sdwa_sel(wa_sb *sb, const char *name, unsigned v)
         wa_sb_printf(sb, " %s:%u", name, v);
 }
 
-/* SDWA as llvm-mc prints it: dst_sel and dst_unused (not for compares), src0_sel,
-   and src1_sel where there is a second source. */
+/* SDWA as llvm-mc prints it: dst_sel and dst_unused (not for compares and the
+   WA_IF_SDWA_NO_DST rows), src0_sel, and src1_sel where there is a second source. */
 static void format_sdwa(wa_sb *sb, const wa_mods *m, const wa_isa_info *info)
 {
-    if (info->format != WA_FMT_VOPC || m->dst_sel != WA_SDWA_DWORD ||
+    if (wa_sdwa_has_dst(info) || m->dst_sel != WA_SDWA_DWORD ||
         m->dst_unused != WA_SDWA_UNUSED_PRESERVE) {
         sdwa_sel(sb, "dst_sel", m->dst_sel);
         if (m->dst_unused < 3)
@@ -218,6 +218,8 @@ static void format_dpp(wa_sb *sb, const wa_mods *m)
         wa_sb_puts(sb, " row_bcast:15");
     else if (c == WA_DPP_ROW_BCAST31)
         wa_sb_puts(sb, " row_bcast:31");
+    else if (c >= WA_DPP_ROW_NEWBCAST(0) && c <= WA_DPP_ROW_NEWBCAST(15))
+        wa_sb_printf(sb, " row_newbcast:%u", c - WA_DPP_ROW_NEWBCAST(0));
     else
         wa_sb_printf(sb, " dpp_ctrl:0x%x", c);
     wa_sb_printf(sb, " row_mask:0x%x bank_mask:0x%x", m->row_mask, m->bank_mask);

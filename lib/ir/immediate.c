@@ -11,8 +11,9 @@
                      0xFFFFFFF0..0xFFFFFFFF (not 0xFFF0..0xFFFF)
      BF16 PK_BF16    also the bf16 bit patterns (PK_BF16 also 0xFFFFFFF0..0xFFFFFFFF)
      B64 F64         also the f64 bit patterns
-     B16             nothing more (0x3C00 is a literal, 0xFFF0 too)
-   A literal is 32 bits: 16-bit types take 16-bit values, F64 the high half of a
+     B16 PK_B16      nothing more (0x3C00 is a literal, 0xFFF0 too)
+   A literal is 32 bits: 16-bit types take 16-bit values (a float written for B16
+   or BF16 must lie in the f16 range; B16 encodes its f32 bits), F64 the high half of a
    double whose low half is zero, B64 an integer of 32 bits (signed or not). */
 #include "ir.h"
 
@@ -237,7 +238,11 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
         }
         case WA_TY_BF16:
         case WA_TY_PK_BF16: {
-            uint16_t h;
+            uint16_t h, h16;
+            /* llvm-mc 22 checks a float written for a bf16 operand against the f16
+               range and underflow rule before encoding it as bf16 */
+            if (!f16_bits(d, &h16) || (f16_value(h16) != d && fabs(f16_value(h16)) < 6.103515625e-05))
+                return 0;
             if (!bf16_bits(d, &h))
                 return 0;
             *bits = h;
@@ -250,8 +255,16 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
             *bits = h;
             return 1;
         }
+        case WA_TY_B16: {
+            /* llvm-mc 22 takes a float for a 16-bit integer operand within the f16
+               range (and without f16 underflow), and encodes its f32 bits */
+            uint16_t h16;
+            if (!f16_bits(d, &h16) || (f16_value(h16) != d && fabs(f16_value(h16)) < 6.103515625e-05))
+                return 0;
+            *bits = f32_bits((float)d);
+            return 1;
+        }
         case WA_TY_B64:
-        case WA_TY_B16:
         case WA_TY_PK_B16:
             return 0; /* integer operands wider or narrower than 32 bits take integer
                          literals only (a float is an inline constant or nothing) */

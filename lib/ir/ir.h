@@ -178,6 +178,36 @@ static inline int wa_instr_needs_vop3(const wa_instr *in, const wa_isa_info *inf
     return 0;
 }
 
+/* Does the row's SDWA form have dst_sel/dst_unused? Not for compares (their
+   result is a lane mask) nor for the WA_IF_SDWA_NO_DST rows. */
+static inline int wa_sdwa_has_dst(const wa_isa_info *info)
+{
+    return info->format != WA_FMT_VOPC && !(info->flags & WA_IF_SDWA_NO_DST);
+}
+
+/* Source modifiers follow the source's type, as in LLVM: float types take neg/abs,
+   integer types sext() (SDWA); the packed 16-bit float type takes both. */
+static inline int wa_type_takes_neg_abs(wa_data_type t)
+{
+    return t == WA_TY_F32 || t == WA_TY_F16 || t == WA_TY_F64 || t == WA_TY_BF16 ||
+           t == WA_TY_PK_F16 || t == WA_TY_PK_BF16 || t == WA_TY_PK_F32;
+}
+static inline int wa_type_takes_sext(wa_data_type t)
+{
+    return t == WA_TY_B32 || t == WA_TY_B16 || t == WA_TY_B64 || t == WA_TY_PK_B16 ||
+           t == WA_TY_PK_F16;
+}
+
+/* DPP of a row with a 64-bit VGPR operand (other than a VCC32 mask): gfx90a and
+   later take only row_newbcast:0..15 there. */
+static inline int wa_dpp_is_64(const wa_isa_info *info)
+{
+    for (unsigned k = 0; k < info->num_operands; k++)
+        if (info->operands[k].size == 2 && (info->operands[k].classes & WA_OC_VGPR))
+            return 1;
+    return 0;
+}
+
 /* Number of pure-use operands of a row (sources). */
 static inline unsigned wa_source_count(const wa_isa_info *info)
 {

@@ -36,6 +36,7 @@
 #define INDIRECT WA_IF_INDIRECT
 #define COMM WA_IF_COMMUTATIVE
 #define OPSEL4 WA_IF_OPSEL4
+#define SDWANODST WA_IF_SDWA_NO_DST
 /* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
 #define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 

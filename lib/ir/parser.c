@@ -860,6 +860,10 @@ static wa_status read_modifier(parser *P, const wa_isa_info *info, wa_mods *m)
         if (v != 15 && v != 31)
             return perr_at(P, vat, WA_E_PARSE, "row_bcast takes 15 or 31, not %d", v);
         return set_dpp_ctrl(P, m, at, v == 15 ? WA_DPP_ROW_BCAST15 : WA_DPP_ROW_BCAST31);
+    } else if (WORD("row_newbcast")) {
+        if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 15, "row_newbcast")))
+            return st;
+        return set_dpp_ctrl(P, m, at, WA_DPP_ROW_NEWBCAST(v));
     } else if (WORD("dpp_ctrl")) {
         if ((st = expect(P, ':', "':'")) || (st = read_i32(P, &v, 0, 0x1FF, "dpp_ctrl")))
             return st;

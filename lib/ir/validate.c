@@ -7,6 +7,7 @@
 #include "ir.h"
 
 #include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,7 +631,8 @@ static int dpp_ctrl_valid(unsigned c)
     return c <= 0xFF || (c >= 0x101 && c <= 0x10F) || (c >= 0x111 && c <= 0x11F) ||
            (c >= 0x121 && c <= 0x12F) || c == WA_DPP_WAVE_SHL1 || c == WA_DPP_WAVE_ROL1 ||
            c == WA_DPP_WAVE_SHR1 || c == WA_DPP_WAVE_ROR1 || c == WA_DPP_ROW_MIRROR ||
-           c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31;
+           c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31 ||
+           (c >= WA_DPP_ROW_NEWBCAST(0) && c <= WA_DPP_ROW_NEWBCAST(15));
 }
 
 /* DPP (WA_MODOK_DPP rows: the 32-bit form of VOP1/VOP2 instructions that write
@@ -644,8 +646,11 @@ static void check_dpp(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const char *mn = info->mnemonic;
     const wa_mods *m = &in->mods;
     if (!dpp_ctrl_valid(m->dpp_ctrl))
-        verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31",
+        verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31, row_newbcast:0..15",
              mn, m->dpp_ctrl);
+    else if (wa_dpp_is_64(info) && !(m->dpp_ctrl >= WA_DPP_ROW_NEWBCAST(0) &&
+                                     m->dpp_ctrl <= WA_DPP_ROW_NEWBCAST(15)))
+        verr(V, loc, "%s: DPP with 64-bit operands takes only row_newbcast:0..15", mn);
     if (m->row_mask > 15 || m->bank_mask > 15)
         verr(V, loc, "%s: row_mask and bank_mask have 4 bits", mn);
     if ((m->flags & WA_MOD_CLAMP) || m->omod || m->op_sel)
@@ -689,25 +694,27 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "is not a float", mn);
     if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
         verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
-    /* sext() is the integer counterpart of neg/abs: a source that takes neg/abs
-       (a float source) has no sext */
-    int mixed = 0; /* some sources take neg/abs, others sext() (v_cmp_class) */
-    for (unsigned k = 0; k < info->num_operands; k++)
-        mixed |= wa_source_slot(info, k) >= 0 && !wa_source_takes_fmods(info, k);
+    /* sext() is the integer counterpart of neg/abs: by the source's type */
     for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
         int slot = wa_source_slot(info, k);
-        if (slot >= 0 && slot < 2 && (m->sext >> slot & 1u) && wa_source_takes_fmods(info, k)) {
-            if (mixed)
-                verr(V, loc, "%s: %s takes no sext() (it takes neg/abs)", mn,
-                     info->operands[k].name);
-            else
-                verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
-            break;
-        }
+        if (slot < 0 || slot >= 2 || !(m->sext >> slot & 1u))
+            continue;
+        if (!wa_type_takes_sext((wa_data_type)info->operands[k].type) ||
+            (info->flags & WA_IF_SDWA_NO_DST))
+            verr(V, loc, "%s: operand %s takes no sext() (a float source takes neg/abs)", mn,
+                 info->operands[k].name);
+        else if ((in->ops[k].kind == WA_OPND_IMM || in->ops[k].kind == WA_OPND_FIMM) &&
+                 (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
+            verr(V, loc, "%s: operand %s: sext() takes a register in a row with float sources", mn,
+                 info->operands[k].name);
+        else if ((m->neg | m->abs) >> slot & 1u)
+            verr(V, loc, "%s: operand %s takes sext() or neg/abs, not both", mn,
+                 info->operands[k].name);
     }
-    if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
-                                        m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
-        verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
+    if (!wa_sdwa_has_dst(info) && (m->dst_sel != WA_SDWA_DWORD ||
+                                   m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
+        verr(V, loc, "%s: %s has no dst_sel/dst_unused", mn,
+             info->format == WA_FMT_VOPC ? "a compare" : "its SDWA form");
     if (wa_source_count(info) < 2 && m->src1_sel != WA_SDWA_DWORD)
         verr(V, loc, "%s has no src1 to select from", mn);
     char b1[64];
@@ -715,7 +722,8 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
         const wa_operand *o = &in->ops[k];
         const wa_isa_operand *spec = &info->operands[k];
         if (spec->classes & WA_OC_VCC32) {
-            if (!is_vcc(o) && spec->role != WA_ROLE_DEF)
+            /* a compare's SDWA form has an sdst field; a VOP2 carry-out is vcc */
+            if (!is_vcc(o) && (spec->role != WA_ROLE_DEF || info->format != WA_FMT_VOPC))
                 verr(V, loc, "%s with SDWA: %s must be vcc, not %s", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
             continue;
@@ -734,6 +742,16 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      f != 4.0) /* as llvm-mc: the one inline float left is 1/(2*pi) */
                 verr(V, loc, "%s with SDWA: %s (16-bit integer) takes no 1/(2*pi)", mn,
                      spec->name);
+            else if (o->kind == WA_OPND_IMM && (spec->type == WA_TY_PK_F16 || spec->type == WA_TY_PK_BF16) &&
+                     wa_source_slot(info, k) >= 0 && ((m->neg | m->abs) >> wa_source_slot(info, k) & 1u))
+                verr(V, loc, "%s with SDWA: %s: neg/abs on a packed source takes no integer constant", mn,
+                     spec->name);
+            else if (o->kind == WA_OPND_FIMM &&
+                     (spec->type == WA_TY_PK_B16) &&
+                     !(fabs(o->imm.f) == 0.0 || fabs(o->imm.f) == 0.5 || fabs(o->imm.f) == 1.0 ||
+                       fabs(o->imm.f) == 2.0 || fabs(o->imm.f) == 4.0))
+                verr(V, loc, "%s with SDWA: %s: 1/(2*pi) is no inline constant of a 16-bit integer source",
+                     mn, spec->name);
         } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
             verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
                  spec->name);
@@ -785,9 +803,14 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
     const unsigned ok = info->mods_ok;
     const char *mn = info->mnemonic;
     unsigned known = 0;
+    /* the SDWA form of VOP1/VOP2 has a clamp bit whatever the operation (llvm-mc
+       accepts it where the VOP3 form has none) */
+    int sdwa_clamp = (m->flags & WA_MOD_SDWA) && (ok & WA_MODOK_SDWA) &&
+                     (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2);
     for (unsigned i = 0; i < sizeof(mod_flags) / sizeof(mod_flags[0]); i++) {
         known |= mod_flags[i].flag;
-        if ((m->flags & mod_flags[i].flag) && !(ok & mod_flags[i].ok))
+        if ((m->flags & mod_flags[i].flag) && !(ok & mod_flags[i].ok) &&
+            !(mod_flags[i].flag == WA_MOD_CLAMP && sdwa_clamp))
             verr(V, loc, "%s takes no %s modifier", mn, mod_flags[i].name);
     }
     if (m->flags & ~known)
@@ -866,9 +889,12 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
             if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
                 verr(V, loc, "%s: operand %s takes no source modifier", mn,
                      info->operands[k].name);
-            else if (sm == 0x77u && !wa_source_takes_fmods(info, k))
+            else if (sm == 0x77u &&
+                     !(info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2
+                           ? wa_type_takes_neg_abs((wa_data_type)info->operands[k].type)
+                           : wa_source_takes_fmods(info, k)))
                 /* no WA_SRCMODS row: the operand types decide */
-                verr(V, loc, "%s: operand %s is an integer and takes no neg/abs", mn,
+                verr(V, loc, "%s: operand %s takes no neg/abs (an integer source)", mn,
                      info->operands[k].name);
             else if (((m->neg >> slot & 1u) && !(sm >> slot & 1u)) ||
                      ((m->abs >> slot & 1u) && !(sm >> (4 + slot) & 1u)))

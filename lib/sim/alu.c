@@ -510,6 +510,10 @@ static int dpp_source(unsigned ctrl, unsigned l, unsigned *s)
         *s = row | ((in - (ctrl - 0x120)) & 15u);
         return 1;
     }
+    if (ctrl >= WA_DPP_ROW_NEWBCAST(0) && ctrl <= WA_DPP_ROW_NEWBCAST(15)) {
+        *s = row | (ctrl - WA_DPP_ROW_NEWBCAST(0)); /* lane n of the row */
+        return 1;
+    }
     switch (ctrl) {
     case WA_DPP_WAVE_SHL1: *s = l + 1; return l < 63;
     case WA_DPP_WAVE_ROL1: *s = (l + 1) & 63u; return 1;

@@ -491,7 +491,7 @@ void sim_read_vec(sim_ctx *c, unsigned k, unsigned comp, uint32_t out[SIM_LANES]
     *def = 0;
     if (c->dpp && k == 1 && comp == 0) {
         memcpy(out, c->dpp_src0, sizeof(c->dpp_src0));
-        *def = c->dpp_src0_def;
+        *def = c->dpp_src0_def; /* read (with its modifiers) by sim_dpp_prepare */
         return;
     }
     if (sim_failed(c)) {
@@ -505,6 +505,7 @@ void sim_read_vec(sim_ctx *c, unsigned k, unsigned comp, uint32_t out[SIM_LANES]
         const sim_vec *r = f == SIM_FILE_V ? &c->w->v[idx] : &c->w->a[idx];
         memcpy(out, r->v, sizeof(r->v));
         *def = r->def;
+        sim_vmods_src(c, k, comp, out);
         if ((c->sim->opts.flags & WA_SIM_UNDEF_ERRORS) && (~r->def & c->w->exec)) {
             char name[48];
             reg_name(c->sim, o, comp, name, sizeof(name));
@@ -517,6 +518,7 @@ void sim_read_vec(sim_ctx *c, unsigned k, unsigned comp, uint32_t out[SIM_LANES]
     for (unsigned l = 0; l < SIM_LANES; l++)
         out[l] = v;
     *def = d ? SIM_ALL_LANES : 0;
+    sim_vmods_src(c, k, comp, out);
 }
 
 sim_vec *sim_vec_reg(sim_ctx *c, unsigned k, unsigned comp, int for_write)
@@ -540,6 +542,11 @@ void sim_write_vec(sim_ctx *c, unsigned k, unsigned comp, const uint32_t val[SIM
     sim_vec *r = sim_vec_reg(c, k, comp, 1);
     if (!r)
         return;
+    uint32_t mv[SIM_LANES];
+    memcpy(mv, val, sizeof(mv));
+    if (!sim_vmods_dst(c, k, comp, mv, r->v, r->def, &def))
+        return;
+    val = mv;
     for (unsigned l = 0; l < SIM_LANES; l++)
         if (lanes >> l & 1u)
             r->v[l] = val[l];
@@ -617,6 +624,8 @@ static const struct {
     { sim_sopp_fn, sim_sopp_why_not },
     { sim_salu_fn, sim_salu_why_not },
     { sim_smem_fn, sim_smem_why_not },
+    { sim_vop1_fn, sim_vop1_why_not },
+    { sim_vop2_fn, sim_vop2_why_not },
     { sim_alu_fn, NULL },
     { sim_vopc_fn, sim_vopc_why_not },
     { sim_memop_fn, NULL },
@@ -836,9 +845,31 @@ static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *in
     const wa_mods *m = &in->mods;
     if (info->format == WA_FMT_VOP3P)
         return NULL; /* vop3p.c models its modifiers (and refuses the rest itself) */
-    unsigned own = sim_vop3_models(in->op); /* modelled by the operation itself */
-    /* a compare's clamp asks it to signal float exceptions: no effect on results */
-    if ((m->flags & WA_MOD_CLAMP) && info->format != WA_FMT_VOPC && !(own & WA_MODOK_CLAMP))
+    /* vop3.c's rows model clamp and op_sel themselves where they can (own) and
+       take no other modifier */
+    unsigned own = sim_vop3_models(in->op);
+    if (info->format == WA_FMT_VOP3 && sim_vop3_fn(in->op)) {
+        if ((m->flags & WA_MOD_CLAMP) && !(own & WA_MODOK_CLAMP))
+            return "clamp";
+        if (m->omod)
+            return "an output modifier (mul:2, mul:4, div:2)";
+        if (m->neg || m->neg_hi)
+            return "source negation (neg, neg_lo, neg_hi)";
+        if (m->abs)
+            return "the absolute-value source modifier";
+        if ((m->op_sel && !(own & WA_MODOK_OPSEL)) || m->op_sel_hi)
+            return "op_sel/op_sel_hi";
+        return NULL;
+    }
+    /* VOP1/VOP2/VOPC/VOP3: lib/sim/vmods.c models clamp, omod, neg/abs and SDWA */
+    if (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+        info->format == WA_FMT_VOPC || info->format == WA_FMT_VOP3) {
+        const char *why = sim_vmods_unmodelled(in, info);
+        if (why || !m->op_sel)
+            return why;
+        return "op_sel";
+    }
+    if (m->flags & WA_MOD_CLAMP)
         return "clamp";
     if (m->omod)
         return "an output modifier (mul:2, mul:4, div:2)";

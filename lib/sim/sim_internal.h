@@ -15,6 +15,8 @@
    vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
    vop3p.c     VOP3P: packed math, dot products, v_fma_mix, accvgpr moves
    fpconv.c    f16 / bf16 / fp8 conversions
+   vop1.c      VOP1 semantics; vop2.c VOP2 semantics
+   vmods.c     VALU source and output modifiers (abs, neg, clamp, omod, SDWA)
    hazards.c   the hazard mode: wait states between producer and consumer
 
    Every opcode's semantics is found through sim_handler(): each semantics file
@@ -220,6 +222,7 @@ typedef struct sim_ctx {
     int dpp;
     uint32_t dpp_src0[SIM_LANES];
     uint64_t dpp_src0_def, dpp_lanes;
+    int int_clamp;          /* the semantics saturate an integer result (clamp) */
 } sim_ctx;
 
 typedef void (*sim_fn)(sim_ctx *c);
@@ -248,6 +251,22 @@ const char *sim_vop3_why_not(unsigned op);
 unsigned sim_vop3_models(unsigned op);
 sim_fn sim_vop3p_fn(unsigned op);       /* vop3p.c: packed math, dot, mix, accvgpr */
 const char *sim_vop3p_why_not(unsigned op);
+sim_fn sim_vop1_fn(unsigned op);        /* vop1.c: VOP1 */
+const char *sim_vop1_why_not(unsigned op);
+sim_fn sim_vop2_fn(unsigned op);        /* vop2.c: VOP2 */
+const char *sim_vop2_why_not(unsigned op);
+
+/* ---- VALU modifiers (vmods.c) ------------------------------------------------------------ */
+
+/* A modifier of `in` the VALU modifier code does not model, or NULL. */
+const char *sim_vmods_unmodelled(const wa_instr *in, const wa_isa_info *info);
+/* SDWA select, abs and neg of source operand k (component comp), just read. */
+void sim_vmods_src(const sim_ctx *c, unsigned k, unsigned comp, uint32_t v[SIM_LANES]);
+/* Output modifier, clamp and SDWA dst_sel of a result for operand k (old: the
+   register's values, old_def its defined lanes; *def narrowed where old bits are
+   kept). 0 after an error. */
+int sim_vmods_dst(sim_ctx *c, unsigned k, unsigned comp, uint32_t v[SIM_LANES],
+                  const uint32_t old[SIM_LANES], uint64_t old_def, uint64_t *def);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

@@ -26,6 +26,8 @@ static const char *const wa_done_families[] = {
     "VOPC",
     "VOP3",
     "VOP3P",
+    "VOP1",
+    "VOP2",
 };
 
 static inline int wa_family_done(const char *family)

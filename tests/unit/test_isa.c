@@ -329,7 +329,7 @@ static void lookup_every_mnemonic(void)
     CHECK_STATUS(wa_isa_lookup(&got, "_e64"), WA_E_NOT_FOUND);
     CHECK_STATUS(wa_isa_lookup(&got, "V_MOV_B32"), WA_E_NOT_FOUND);
     CHECK_STATUS(wa_isa_lookup(&got, "v_mov_b32 "), WA_E_NOT_FOUND);
-    CHECK_STATUS(wa_isa_lookup(&got, "v_mov_b64"), WA_E_NOT_FOUND);
+    CHECK_STATUS(wa_isa_lookup(&got, "v_mov_b128"), WA_E_NOT_FOUND);
     CHECK_STATUS(wa_isa_lookup(&got, NULL), WA_E_INVALID);
     CHECK_STATUS(wa_isa_lookup(NULL, "v_mov_b32"), WA_E_INVALID);
     got = WA_OP_COUNT_;

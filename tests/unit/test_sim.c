@@ -527,11 +527,11 @@ static void modifiers_not_modelled(void)
     static const struct {
         const char *line, *words;
     } cases[] = {
-        { "v_add_f32_e64 v1, v2, v3 clamp", "does not model clamp (on v_add_f32)" },
-        { "v_add_f32_e64 v1, v2, v3 mul:2", "output modifier" },
-        { "v_add_f32_e64 v1, -v2, v3", "source negation" },
-        { "v_mul_f32_e64 v1, |v2|, v3", "absolute-value" },
-        { "v_mov_b32_sdwa v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0", "SDWA" },
+        /* VOP1/VOP2/VOPC/VOP3 modifiers are modelled (test_sim_vop.c) except these */
+        { "v_mul_i32_i24_e64 v1, v2, v3 clamp", "does not model clamp (saturation) on v_mul_i32_i24" },
+        { "v_cvt_u32_f32_e64 v1, v2 mul:2", "output modifier" },
+        { "v_mov_b32_sdwa v1, v2 clamp dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0", "clamp" },
+        { "v_mov_b64_dpp v[2:3], v[4:5] row_newbcast:1", "DPP on 64-bit operands" },
         { "v_pack_b32_f16 v1, v2, v3 op_sel:[1,0,0]", "op_sel" },
         /* VOP3P: lib/sim/vop3p.c refuses what is not documented */
         { "v_dot4_i32_i8 v1, v2, v3, v4 neg_lo:[1,0,0]", "neg_lo/neg_hi on integer elements" },

@@ -900,7 +900,9 @@ static void dpp_rules(void)
     INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "takes no DPP modifier", 1, 3, 0);
     INVALID("gfx942", "  v_cmp_eq_u32_dpp vcc, v1, v2 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
     INVALID("gfx942", "  v_fma_f32_dpp v0, v1, v2, v3 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
-    INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x150\n" END, "DPP control 0x150", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x160\n" END, "DPP control 0x160", 1, 3, 0);
+    INVALID("gfx942", "  v_mov_b64_dpp v[0:1], v[2:3] quad_perm:[1,0,3,2]\n" END,
+            "DPP with 64-bit operands takes only row_newbcast", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x100\n" END, "DPP control 0x100", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v[0:1], v[2:3] quad_perm:[1,0,3,2]\n" END, "expected 1 register", 1, 3, 0);
     teardown();
