@@ -48,6 +48,11 @@ def test_mfma_facts():
     assert "mfma" in mfma.flags and mfma.format == "MAI"
     assert (mfma.mfma_shape.m, mfma.mfma_shape.n, mfma.mfma_shape.k) == (16, 16, 16)
     assert mfma.mfma_shape.input == "f16"
+    assert mfma.mfma_shape.input_b == "f16" and not mfma.mfma_shape.sparse
+    mixed = isa.lookup("v_mfma_f32_16x16x32_fp8_bf8").mfma_shape
+    assert (mixed.input, mixed.input_b) == ("fp8", "bf8")
+    sparse = isa.lookup("v_smfmac_f32_16x16x32_f16").mfma_shape
+    assert sparse.sparse and (sparse.m, sparse.n, sparse.k) == (16, 16, 32)
     assert mfma.mfma_passes("gfx942") > 0
     assert mfma.mnemonic_for("gfx90a") == mfma.mnemonic_gfx90a == "v_mfma_f32_16x16x16f16"
     assert isa.lookup("v_mfma_f32_16x16x16f16") is mfma  # the gfx90a spelling

@@ -605,6 +605,8 @@ static void model(const mcase *mc, mdata *md)
                     const uint32_t *aimg = md->a + step * 64 * s->ab_regs;
                     const uint32_t *bimg = md->b + step * 64 * s->ab_regs;
                     unsigned ablk = cbsz_block(blk, mc->cbsz, mc->abid);
+                    if (ablk >= s->blocks) /* names no block: the run is refused (unused) */
+                        ablk = blk;
                     for (unsigned kk = 0; kk < s->k; kk++) {
                         place pa = ab_place(s, i, kk, ablk);
                         place pb = ab_place(s, j, kk, blk);
@@ -2009,7 +2011,7 @@ static void run_xcase(const xcase *xc)
     for (unsigned l = 0; l < 64; l++) {
         if (sparse) {
             uint32_t v = 0;
-            for (unsigned g = 0; g < 16; g++)
+            for (unsigned g = 0; g < 8; g++) /* eight groups of four positions */
                 v |= (uint32_t)pairs[rnd() % 6] << (4 * g);
             x->b[nb * 64 + l] = v;
         } else if (scaled) {

@@ -72,7 +72,8 @@ class OperandInfo:
 @dataclass(frozen=True)
 class MfmaShape:
     """Shape of an MFMA: `blocks` independent m x n x k products, the input
-    format of A and B, the targets honouring a non-zero BLGP."""
+    format of A (`input`) and of B (`input_b`), the targets honouring a non-zero
+    BLGP, and whether A is 2:4 sparse (SMFMAC; k is the dense K)."""
 
     m: int
     n: int
@@ -80,6 +81,8 @@ class MfmaShape:
     blocks: int
     input: str
     blgp_targets: frozenset
+    input_b: str = ""
+    sparse: bool = False
 
 
 @dataclass(frozen=True, repr=False)
@@ -155,7 +158,8 @@ def _read(op):
     if shape:
         s = shape.contents
         shape = MfmaShape(s.m, s.n, s.k, s.blocks, MFMA_INPUTS.get(s.input, str(s.input)),
-                          target_set(s.blgp_targets))
+                          target_set(s.blgp_targets), MFMA_INPUTS.get(s.input_b, str(s.input_b)),
+                          bool(s.sparse))
     else:
         shape = None
     mnemonic = pystr(e.mnemonic)
