@@ -92,8 +92,10 @@ def _sample(o, label, f8f6f4, k):
     for rc in ("vgpr", "agpr", "sgpr"):
         if rc in cls:
             if size > 1:
-                # wrapped below s101 (five-operand rows: the VOP2 carry-in)
-                return Operand.phys(rc, (8 + 24 * k) % 96, size)
+                # SGPRs wrapped below s101 (five-operand rows: the VOP2 carry-in);
+                # vector tuples 40 apart (a 32-register MFMA result must not
+                # overlap its sources)
+                return Operand.phys(rc, (8 + 24 * k) % 96 if rc == "sgpr" else 8 + 40 * k, size)
             # single SGPRs share s1: reading one SGPR twice counts once on the
             # constant bus
             return Operand.phys(rc, 1 if rc == "sgpr" else 1 + k, size)
