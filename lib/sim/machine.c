@@ -618,6 +618,7 @@ static const struct {
     { sim_salu_fn, sim_salu_why_not },
     { sim_smem_fn, sim_smem_why_not },
     { sim_alu_fn, NULL },
+    { sim_vmem_fn, sim_vmem_why_not },
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
 };

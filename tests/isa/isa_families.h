@@ -21,6 +21,7 @@ static const char *const wa_done_families[] = {
     "SOPC",
     "SOPP",
     "SMEM",
+    "MUBUF", "GLOBAL", "FLAT", "SCRATCH",
 };
 
 static inline int wa_family_done(const char *family)
