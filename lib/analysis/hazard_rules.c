@@ -23,8 +23,8 @@
           targets' default "xnack any" code objects allow): 1 (wa_hz_smem_clause_
           conflict below).
      H4   checkVALUHazardsHelper: 1, or 2 with gfx940 instructions;
-          createsVALUHazard: data wider than 64 bits, MUBUF only when soffset is
-          not a register, global always.
+          createsVALUHazard: store or atomic data wider than 64 bits, MUBUF only
+          when soffset is not a register, FLAT/global/scratch always.
      H5-H8  checkVALUHazards under hasVDecCoExecHazard (gfx940+):
           VALUWriteSGPRVALUReadWaitstates = 2 (explicit SGPR reads and any read
           of VCC), VALUWriteVGPRReadlaneRead = 1, VALUWriteEXECRWLane = 4.
@@ -554,11 +554,14 @@ static int dst_sel_forwarding(const wa_instr *in, const wa_isa_info *info)
     return wa_vop3p_packed(info) ? !(in->mods.op_sel_hi & 1u) : (in->mods.op_sel_hi & 1u);
 }
 
-/* A buffer or global store of more than 64 bits of data (buffer stores only
-   when soffset is not a register): its data is read over several cycles. */
+/* A buffer, flat, global or scratch store or atomic (LLVM: mayStore) of more than
+   64 bits of data (buffer forms only when soffset is not a register): its data is
+   read over several cycles. The 128-bit data of the cmpswap_x2 atomics counts
+   (llc-22 -run-pass=post-RA-hazard-rec puts the same s_nop after
+   global_atomic_cmpswap_x2 as after global_store_dwordx4). */
 static int wide_store(const wa_instr *in, const wa_isa_info *info)
 {
-    if (!(info->flags & WA_IF_STORE) || info->hazard != WA_HZ_VMEM)
+    if (!(info->flags & (WA_IF_STORE | WA_IF_ATOMIC)) || info->hazard != WA_HZ_VMEM)
         return 0;
     for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
         if (info->format == WA_FMT_MUBUF && is_named(info, k, "soffset") &&

@@ -226,7 +226,7 @@ static wa_opcode lds_form(wa_opcode op)
     const wa_isa_info *info = wa_isa_get(op);
     for (unsigned k = 0; k < wa_isa_count(); k++) {
         const wa_isa_info *o = wa_isa_get(k);
-        if ((o->flags & WA_IF_LDS_DMA) && o->format == info->format &&
+        if (wa_lds_by_modifier(o) && o->format == info->format &&
             strcmp(o->mnemonic, info->mnemonic) == 0)
             return (wa_opcode)k;
     }
@@ -251,8 +251,10 @@ wa_status wa_build_mubuf(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand
         op = l;
     }
     if (wa_isa_get(op)->flags & WA_IF_LDS_DMA) {
+        /* buffer_store_lds_dword has no vaddr */
+        unsigned n = wa_isa_get(op)->num_operands;
         wa_operand ops[3] = { vaddr, srsrc, soffset };
-        return wa_build(out, prog, op, ops, 3, mods);
+        return wa_build(out, prog, op, n == 2 ? ops + 1 : ops, n, mods);
     }
     wa_operand ops[4] = { vdata, vaddr, srsrc, soffset };
     return wa_build(out, prog, op, ops, 4, mods);

@@ -242,8 +242,13 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_printf(sb, (info->flags & WA_IF_DS_2ADDR) ? " offset0:%d" : " offset:%d", m->offset);
     if (m->offset1)
         wa_sb_printf(sb, " offset1:%d", m->offset1);
+    /* llvm-mc's order: `lds` last on the loads to LDS, before the cache bits on
+       buffer_store_lds_dword (LDS to memory) */
+    int lds_first = (info->flags & WA_IF_STORE) != 0;
+    if ((m->flags & WA_MOD_LDS) && lds_first)
+        wa_sb_puts(sb, " lds");
     cache_bits(sb, m->flags, t, info->format);
-    if (m->flags & WA_MOD_LDS)
+    if ((m->flags & WA_MOD_LDS) && !lds_first)
         wa_sb_puts(sb, " lds");
     if (m->op_sel)
         op_sel_list(sb, info, m->op_sel);

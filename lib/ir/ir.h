@@ -76,6 +76,15 @@ static inline int wa_opsel_has_dst(const wa_isa_info *info)
            (info->operands[0].classes & WA_OC_VGPR);
 }
 
+/* An lds form spelled with the `lds` modifier (buffer_load_dword ... lds, gfx90a's
+   global/scratch loads ... lds, buffer_store_lds_dword): the row shares its mnemonic
+   with the VGPR form, the modifier selects it. gfx942/gfx950's global_load_lds_* and
+   scratch_load_lds_* are lds forms by name (no modifier). */
+static inline int wa_lds_by_modifier(const wa_isa_info *info)
+{
+    return (info->flags & WA_IF_LDS_DMA) && (info->mods_ok & WA_MODOK_LDS);
+}
+
 /* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata
    (operand 0 of every WA_IF_RTN_GLC row; their address and descriptor operands
    stay uses); a DPP instruction also reads its destination (operand 0) unless

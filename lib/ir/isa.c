@@ -240,7 +240,9 @@ wa_status wa_isa_lookup(wa_opcode *out, const char *mnemonic)
     for (int pass = 0; pass < 2; pass++) {
         for (unsigned op = 0; op < WA_OP_COUNT_; op++) {
             const wa_isa_info *info = &wa_isa_table_[op];
-            if ((info->flags & (WA_IF_PSEUDO | WA_IF_LDS_DMA)) != 0)
+            /* the first row of a mnemonic is its base form: the lds and the
+               returning atomic forms that share it come later in the table */
+            if (info->flags & WA_IF_PSEUDO)
                 continue;
             if (name_matches(info->mnemonic, mnemonic, len) ||
                 name_matches(info->mnemonic_gfx90a, mnemonic, len)) {

@@ -93,22 +93,29 @@ static void hash_add(parser *P, const char *name, unsigned op)
     P->hash[h] = (unsigned short)(op + 1);
 }
 
+static int eq_n(const char *a, const char *s, size_t n)
+{
+    return a && strlen(a) == n && memcmp(a, s, n) == 0;
+}
+
+static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op);
+
+/* The first row of a mnemonic is its base form; the lds and returning atomic
+   forms sharing it are chosen from the modifiers and operands (alt_form). */
 static void build_hash(parser *P)
 {
     memset(P->hash, 0, sizeof(P->hash));
     for (unsigned op = 0; op < wa_isa_count(); op++) {
         const wa_isa_info *info = wa_isa_get(op);
-        if (info->flags & (WA_IF_PSEUDO | WA_IF_LDS_DMA))
+        unsigned prev;
+        if (info->flags & WA_IF_PSEUDO)
             continue;
-        hash_add(P, info->mnemonic, op);
-        if (info->mnemonic_gfx90a)
+        if (!lookup_n(P, info->mnemonic, strlen(info->mnemonic), &prev))
+            hash_add(P, info->mnemonic, op);
+        if (info->mnemonic_gfx90a &&
+            !lookup_n(P, info->mnemonic_gfx90a, strlen(info->mnemonic_gfx90a), &prev))
             hash_add(P, info->mnemonic_gfx90a, op);
     }
-}
-
-static int eq_n(const char *a, const char *s, size_t n)
-{
-    return a && strlen(a) == n && memcmp(a, s, n) == 0;
 }
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
@@ -943,12 +950,17 @@ static wa_status read_trailer(parser *P, wa_tag *tag, const char **comment)
 
 /* ---- instruction ---------------------------------------------------------------------------------- */
 
-static wa_opcode lds_variant(unsigned op)
+/* Another row spelled like `op` (same mnemonic and format): the lds form when `lds`
+   is set, else the form with `nops` operands (a returning atomic has vdst first). */
+static wa_opcode alt_form(unsigned op, int lds, unsigned nops)
 {
     const wa_isa_info *info = wa_isa_get(op);
     for (unsigned k = 0; k < wa_isa_count(); k++) {
         const wa_isa_info *o = wa_isa_get(k);
-        if ((o->flags & WA_IF_LDS_DMA) && strcmp(o->mnemonic, info->mnemonic) == 0)
+        if (o->format != info->format || strcmp(o->mnemonic, info->mnemonic) != 0)
+            continue;
+        if (lds ? wa_lds_by_modifier(o)
+                : (!wa_lds_by_modifier(o) && o->num_operands == nops))
             return (wa_opcode)k;
     }
     return WA_OP_COUNT_;
@@ -1045,12 +1057,19 @@ static wa_status parse_instruction(parser *P)
                        "wave_shl:1, wave_rol:1, wave_shr:1, wave_ror:1, row_mirror, "
                        "row_half_mirror, row_bcast:15 or row_bcast:31");
     if (mods.flags & WA_MOD_LDS) {
-        wa_opcode l = info->format == WA_FMT_MUBUF ? lds_variant(op) : WA_OP_COUNT_;
+        wa_opcode l = alt_form(op, 1, 0);
         if (l == WA_OP_COUNT_)
             return perr_at(P, mpos, WA_E_PARSE, "'%s' has no lds form",
                            wa_isa_mnemonic(op, P->prog->target));
         op = l;
         info = wa_isa_get(op);
+    }
+    if (nops != info->num_operands) {
+        wa_opcode a = alt_form(op, (mods.flags & WA_MOD_LDS) != 0, nops);
+        if (a != WA_OP_COUNT_ && !(mods.flags & WA_MOD_LDS)) {
+            op = a;
+            info = wa_isa_get(op);
+        }
     }
     if (nops != info->num_operands) {
         size_t at = nops > info->num_operands ? opos[info->num_operands] : mpos;

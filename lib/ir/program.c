@@ -1008,13 +1008,13 @@ wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *op
                 o->count = (uint16_t)(prog->vregs[o->id].size - o->first);
         }
     }
-    if (mods && (mods->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
+    if (mods && (mods->flags & WA_MOD_LDS) && !wa_lds_by_modifier(info))
         return wa_error(ctx, WA_E_INVALID, loc,
                         "%s with WA_MOD_LDS: use the lds form of the opcode (wa_build_mubuf picks it)",
                         info->mnemonic);
     wa_mods defaults = WA_MODS_INIT;
     in.mods = mods ? mods_import(mods) : defaults;
-    if (info->flags & WA_IF_LDS_DMA)
+    if (wa_lds_by_modifier(info))
         in.mods.flags |= WA_MOD_LDS;
     if (info->flags & WA_IF_PSEUDO) {
         in.tag = WA_NO_TAG;
@@ -1178,11 +1178,10 @@ wa_status wa_program_set_mods(wa_program *prog, unsigned index, const wa_mods *m
         mst = check_pseudo_mods(prog, wa_isa(in->op), mods, wa_instr_loc(prog, in));
     if (mst)
         return mst;
-    if ((mods->flags & WA_MOD_LDS) && !(wa_isa_get(in->op)->flags & WA_IF_LDS_DMA))
+    if ((mods->flags & WA_MOD_LDS) && !wa_lds_by_modifier(wa_isa_get(in->op)))
         return wa_error(prog->ctx, WA_E_INVALID, wa_instr_loc(prog, in),
                         "WA_MOD_LDS on an instruction that is not an lds form");
-    unsigned keep_lds = in->mods.flags & WA_MOD_LDS &&
-                        (wa_isa_get(in->op)->flags & WA_IF_LDS_DMA);
+    unsigned keep_lds = in->mods.flags & WA_MOD_LDS && wa_lds_by_modifier(wa_isa_get(in->op));
     in->mods = mods_import(mods);
     if (keep_lds)
         in->mods.flags |= WA_MOD_LDS;

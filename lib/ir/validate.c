@@ -533,8 +533,24 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
                      info->mnemonic);
     }
 
+    /* Scratch addresses on gfx90a: a VGPR or an SGPR, exactly one of them (no ST
+       or SVS addressing before gfx942). */
+    if (info->format == WA_FMT_SCRATCH && V->target == WA_TARGET_GFX90A) {
+        unsigned offs = 0, addrs = 0;
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+            if (strcmp(info->operands[k].name, "vaddr") == 0 ||
+                strcmp(info->operands[k].name, "saddr") == 0) {
+                addrs++;
+                offs += in->ops[k].kind == WA_OPND_OFF;
+            }
+        if (addrs == 2 && offs != 1)
+            verr(V, loc, "%s: on %s exactly one of vaddr and saddr is 'off'", info->mnemonic,
+                 wa_target_name(V->target));
+    }
+
     /* Memory instructions have one `acc` bit for all their data registers. */
-    if (info->format == WA_FMT_DS || info->format == WA_FMT_MUBUF || info->format == WA_FMT_GLOBAL) {
+    if (info->format == WA_FMT_DS || info->format == WA_FMT_MUBUF || info->format == WA_FMT_GLOBAL ||
+        info->format == WA_FMT_FLAT || info->format == WA_FMT_SCRATCH) {
         int seen = 0;
         unsigned cls = 0;
         for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
@@ -842,8 +858,20 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      mn, m->offset, info->operands[k].name, info->operands[k].name);
     if ((m->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
         verr(V, loc, "%s has no lds form", mn);
-    if ((info->flags & WA_IF_LDS_DMA) && !(m->flags & WA_MOD_LDS))
+    if (wa_lds_by_modifier(info) && !(m->flags & WA_MOD_LDS))
         verr(V, loc, "%s (lds form) needs the lds modifier", mn);
+    /* The cache controls (MUBUF rows without operands) take their scope bits on
+       gfx942/gfx950 only. */
+    if (info->format == WA_FMT_MUBUF && info->num_operands == 0 &&
+        V->target == WA_TARGET_GFX90A && (m->flags & (WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC)))
+        verr(V, loc, "%s takes no cache bits on %s", mn, wa_target_name(V->target));
+    /* A FLAT/GLOBAL atomic with a result (the form with vdst) returns it only with
+       glc/sc0; the form without vdst takes no glc/sc0 (its row does not allow it). */
+    if ((info->format == WA_FMT_FLAT || info->format == WA_FMT_GLOBAL) &&
+        (info->flags & WA_IF_ATOMIC) && info->num_operands &&
+        (info->operands[0].role & WA_ROLE_DEF) && !(m->flags & WA_MOD_GLC))
+        verr(V, loc, "%s with a result (vdst) needs %s", mn,
+             V->target == WA_TARGET_GFX90A ? "glc" : "sc0");
 
     /* MFMA broadcast controls. */
     if ((m->cbsz && !(ok & WA_MODOK_CBSZ)) || (m->abid && !(ok & WA_MODOK_ABID)) ||

@@ -628,6 +628,7 @@ static const struct {
     { sim_vop2_fn, sim_vop2_why_not },
     { sim_alu_fn, NULL },
     { sim_vopc_fn, sim_vopc_why_not },
+    { sim_vmem_fn, sim_vmem_why_not },
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
     { sim_ds_fn, sim_ds_why_not },

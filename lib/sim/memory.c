@@ -559,7 +559,7 @@ uint64_t sim_atomic_apply(unsigned aop, unsigned bytes, uint64_t m, uint64_t d, 
     case SIM_A_XOR: r = m ^ d; break;
     case SIM_A_INC: r = m >= d ? 0 : m + 1; break;
     case SIM_A_DEC: r = (m == 0 || m > d) ? d : m - 1; break;
-    default: r = m; break;
+    default: r = aop >= SIM_A_ADD_F32 ? sim_atomic_float(aop, m, d) : m; break;
     }
     return r & mask;
 }
@@ -724,6 +724,12 @@ static void land(wa_sim *sim, sim_op *op)
             v &= (1u << bits) - 1u;
             if (e->sext && (v >> (bits - 1)) & 1u)
                 v |= ~((1u << bits) - 1u);
+        }
+        if (e->half && op->file != SIM_FILE_S) { /* d16: one half, the other kept */
+            const sim_vec *r = op->file == SIM_FILE_V ? &w->v[op->reg + e->reg] : &w->a[op->reg + e->reg];
+            uint32_t keep = r->v[e->lane];
+            def &= (int)(r->def >> e->lane & 1u);
+            v = e->half == 2 ? (keep & 0xFFFFu) | v << 16 : (keep & 0xFFFF0000u) | (v & 0xFFFFu);
         }
         land_reg(w, op, op->reg + e->reg, e->lane, v, def);
     }

@@ -9,7 +9,8 @@
    smem.c      scalar memory (loads, stores, atomics, cache control, timers)
    alu.c       VALU semantics (conversions, lanes, ...)
    vopc.c      vector compares (VOPC)
-   memops.c    MUBUF and global instructions, LDS-DMA
+   vmem.c      MUBUF, FLAT, GLOBAL instructions, LDS-DMA, float atomics
+   memops.c    what vmem.c does not take over (LDS-DMA helpers)
    ds.c        DS (LDS) instructions
    mfma.c      MFMA semantics with the hardware lane layouts
    vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
@@ -82,6 +83,13 @@ enum {
     SIM_A_SWAP = 0, SIM_A_CMPSWAP, SIM_A_ADD, SIM_A_SUB, SIM_A_SMIN, SIM_A_UMIN, SIM_A_SMAX,
     SIM_A_UMAX, SIM_A_AND, SIM_A_OR, SIM_A_XOR, SIM_A_INC, SIM_A_DEC
 };
+/* Float atomics (vmem.c sim_atomic_float): f32 add, packed f16/bf16 adds, f64 add,
+   min, max. */
+enum {
+    SIM_A_ADD_F32 = 32, SIM_A_PK_ADD_F16, SIM_A_PK_ADD_BF16, SIM_A_ADD_F64, SIM_A_MIN_F64,
+    SIM_A_MAX_F64
+};
+uint64_t sim_atomic_float(unsigned aop, uint64_t m, uint64_t d);
 /* The new value of an integer atomic on `bytes` (4 or 8) bytes. */
 uint64_t sim_atomic_apply(unsigned aop, unsigned bytes, uint64_t m, uint64_t d, uint64_t cmp);
 
@@ -98,6 +106,8 @@ typedef struct sim_elem {
     uint16_t reg;        /* destination: register offset from the operation's base */
     uint8_t aop;         /* SIM_E_ATOMIC: SIM_A_* */
     uint32_t val_hi, cmp, cmp_hi; /* SIM_E_ATOMIC on 8 bytes, cmpswap */
+    uint8_t half;        /* d16 loads: 1 the low, 2 the high 16 bits of the register
+                            (the other half kept); 0 the whole register */
 } sim_elem;
 
 typedef struct sim_op {
@@ -239,7 +249,9 @@ const char *sim_smem_why_not(unsigned op);
 sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
 sim_fn sim_vopc_fn(unsigned op);        /* vopc.c: vector compares */
 const char *sim_vopc_why_not(unsigned op);
-sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global */
+sim_fn sim_vmem_fn(unsigned op);        /* vmem.c: MUBUF, FLAT, GLOBAL, SCRATCH */
+const char *sim_vmem_why_not(unsigned op);
+sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global (vmem.c comes first) */
 sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
 sim_fn sim_ds_fn(unsigned op);          /* ds.c: DS (LDS) */
 const char *sim_ds_why_not(unsigned op);

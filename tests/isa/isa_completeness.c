@@ -53,6 +53,7 @@ typedef struct dline {
     int lds;
     int excluded;
     int row;            /* matching table row, -1 if none */
+    unsigned modok;     /* modifiers the matching rows allow on the line's target */
 } dline;
 
 typedef struct excl {
@@ -218,7 +219,8 @@ static dline *find_line(dline *d, unsigned n, unsigned op, unsigned t)
     const wa_isa_info *info = wa_isa_get(op);
     const char *fam = wa_format_name(info->format);
     const char *mn = wa_isa_mnemonic(op, targets[t]);
-    int lds = (info->flags & WA_IF_LDS_DMA) != 0;
+    /* lds forms spelled with the `lds` modifier; global_load_lds_* are named */
+    int lds = (info->flags & WA_IF_LDS_DMA) && (info->mods_ok & WA_MODOK_LDS);
     for (unsigned i = 0; i < n; i++)
         if (d[i].t == t && d[i].lds == lds && strcmp(d[i].enc, fam) == 0 &&
             strcmp(d[i].mn, mn) == 0)
@@ -226,7 +228,29 @@ static dline *find_line(dline *d, unsigned n, unsigned op, unsigned t)
     return NULL;
 }
 
-/* What LLVM decodes and the row allows must agree (completed families only). */
+/* The returning form of a FLAT/GLOBAL atomic (vdst first) shares LLVM's line with
+   the form without a result. */
+static int atomic_forms(unsigned a, unsigned b)
+{
+    const wa_isa_info *x = wa_isa_get(a), *y = wa_isa_get(b);
+    int xr = x->num_operands && (x->operands[0].role & WA_ROLE_DEF);
+    int yr = y->num_operands && (y->operands[0].role & WA_ROLE_DEF);
+    return (x->flags & WA_IF_ATOMIC) && (y->flags & WA_IF_ATOMIC) && x->format == y->format &&
+           xr != yr;
+}
+
+/* The modifiers a row allows on a target: the MUBUF cache controls (no operands)
+   take no cache bits on gfx90a (the validator's per-target rule). */
+static unsigned row_modok(unsigned op, wa_target t)
+{
+    const wa_isa_info *info = wa_isa_get(op);
+    unsigned ok = info->mods_ok;
+    if (info->format == WA_FMT_MUBUF && info->num_operands == 0 && t == WA_TARGET_GFX90A)
+        ok &= ~(WA_MODOK_GLC | WA_MODOK_SLC | WA_MODOK_SC1);
+    return ok;
+}
+
+/* What LLVM decodes and the rows allow must agree (completed families only). */
 static void check_capabilities(const dline *l, unsigned op)
 {
     const wa_isa_info *info = wa_isa_get(op);
@@ -245,7 +269,7 @@ static void check_capabilities(const dline *l, unsigned op)
     for (unsigned i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
         if (!(caps[i].formats >> info->format & 1u))
             continue;
-        int llvm = has_flag(l->flags, caps[i].flag), table = (info->mods_ok & caps[i].modok) != 0;
+        int llvm = has_flag(l->flags, caps[i].flag), table = (l->modok & caps[i].modok) != 0;
         if (llvm != table)
             fail("%s on %s: LLVM %s the %s form, the table %s", info->mnemonic, tn,
                  llvm ? "decodes" : "does not decode", caps[i].flag,
@@ -379,22 +403,25 @@ int main(int argc, char **argv)
                      tn, fam);
                 continue;
             }
-            if (l->row >= 0 && l->row != (int)op) {
+            if (l->row >= 0 && l->row != (int)op && !atomic_forms((unsigned)l->row, op)) {
                 fail("%s on %s: rows %s and %s are the same instruction", l->mn, tn,
                      wa_isa_get((unsigned)l->row)->id, info->id);
                 continue;
             }
-            l->row = (int)op;
+            if (l->row < 0)
+                l->row = (int)op;
+            l->modok |= row_modok(op, targets[t]);
             unsigned want = targets[t] == WA_TARGET_GFX90A ? info->encoding_gfx90a : info->encoding;
             if (want != l->op)
                 fail("%s on %s: opcode 0x%x in the table, 0x%x in LLVM's %s encoding", info->id, tn,
                      want, l->op, fam);
             if (l->excluded)
                 fail("%s on %s: excluded (exclusions.tsv) but in the table", info->id, tn);
-            if (is_done(fam))
-                check_capabilities(l, op);
         }
     }
+    for (unsigned i = 0; i < n; i++)
+        if (d[i].row >= 0 && is_done(d[i].enc))
+            check_capabilities(&d[i], (unsigned)d[i].row);
 
     /* LLVM's lines against the rows; counts. */
     static counts c[NFAM][NTGT];

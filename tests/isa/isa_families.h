@@ -28,6 +28,7 @@ static const char *const wa_done_families[] = {
     "VOP3P",
     "VOP1",
     "VOP2",
+    "MUBUF", "GLOBAL", "FLAT", "SCRATCH",
 };
 
 static inline int wa_family_done(const char *family)

@@ -114,10 +114,15 @@ def test_every_opcode_builds_prints_parses_and_validates(info):
         prog = ctx.program("k")
         label = prog.label("L")
         ops = [_sample(o, label, "f8f6f4" in info.flags, k) for k, o in enumerate(info.operands)]
-        if "lds_dma" in info.flags:
-            tag = getattr(prog, info.mnemonic)(*ops, lds=True)  # the plain name + lds
-        else:
-            tag = getattr(prog, info.mnemonic)(*ops)
+        if info.format == "SCRATCH" and target == "gfx90a":
+            ops[[o.name for o in info.operands].index("saddr")] = "off"  # one of the two
+        mods = {}
+        if "lds_dma" in info.flags and "lds" in info.mods_ok:
+            mods["lds"] = True  # the plain name + lds
+        if ("atomic" in info.flags and info.format in ("FLAT", "GLOBAL")
+                and info.operands[0].role == "def"):
+            mods["glc"] = True  # the returning form
+        tag = getattr(prog, info.mnemonic)(*ops, **mods)
         prog.place(label)
         prog.s_endpgm()
         item = prog[0]

@@ -338,6 +338,16 @@ static void base_kinds(inst *I)
         if (v >= 0 && I->kind[v] == K_V)
             I->mods.flags |= WA_MOD_OFFEN;
     }
+    /* scratch: a VGPR address and no SGPR (valid on every target) */
+    if (info->format == WA_FMT_SCRATCH) {
+        int s = find_operand(info, "saddr");
+        if (s >= 0)
+            I->kind[s] = K_OFF;
+    }
+    /* a FLAT/GLOBAL atomic with a result needs glc/sc0 */
+    if ((info->format == WA_FMT_FLAT || info->format == WA_FMT_GLOBAL) &&
+        (info->flags & WA_IF_ATOMIC) && info->num_operands && (info->operands[0].role & WA_ROLE_DEF))
+        I->mods.flags |= WA_MOD_GLC;
     if (info->flags & WA_IF_WAITCNT)
         I->mods.vmcnt = 0;
     snprintf(I->variant, sizeof(I->variant), "base");
@@ -710,6 +720,12 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
         { "offset:4095 glc", WA_MOD_GLC, 0, 4095, 0, 1 },
         { "slc scc", WA_MOD_SLC | WA_MOD_SCC, 0, 0, 0, 0 },
     };
+    static const mods_variant flat[] = {
+        { "offset:4095", 0, 0, 4095, 0, 1 },
+        { "offset:4096", 0, 0, 4096, 0, 1 },
+        { "slc scc", WA_MOD_SLC | WA_MOD_SCC, 0, 0, 0, 0 },
+        { "no glc", 0, WA_MOD_GLC, 0, 0, 0 },
+    };
     static const mods_variant smem[] = { { "glc", WA_MOD_GLC, 0, 0, 0, 0 } };
     static const mods_variant ds1[] = { { "offset:65535", 0, 0, 65535, 0, 1 },
                                         { "offset:8", 0, 0, 8, 0, 1 } };
@@ -719,7 +735,9 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
     unsigned nmv = 0;
     switch (info->format) {
     case WA_FMT_MUBUF: mv = mubuf; nmv = sizeof(mubuf) / sizeof(mubuf[0]); break;
-    case WA_FMT_GLOBAL: mv = global; nmv = sizeof(global) / sizeof(global[0]); break;
+    case WA_FMT_GLOBAL:
+    case WA_FMT_SCRATCH: mv = global; nmv = sizeof(global) / sizeof(global[0]); break;
+    case WA_FMT_FLAT: mv = flat; nmv = sizeof(flat) / sizeof(flat[0]); break;
     case WA_FMT_SMEM: mv = smem; nmv = sizeof(smem) / sizeof(smem[0]); break;
     case WA_FMT_DS:
         if (info->flags & WA_IF_DS_2ADDR) {

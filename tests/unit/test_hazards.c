@@ -261,6 +261,11 @@ static const bcase bcases[] = {
     { "H4", "global_store_dwordx3 v20, v[4:6], s[10:11]", "v_add_u32 v4, 1, v4", { 1, 2, 2 } },
     { "H4", "buffer_store_dwordx4 v[4:7], v1, s[4:7], s12 offen", "v_mov_b32 v6, 1", { 0, 0, 0 } },
     { "H4", "global_store_dwordx2 v20, v[4:5], s[10:11]", "v_mov_b32 v4, 0", { 0, 0, 0 } },
+    /* ... and atomics with 128-bit data, flat and scratch stores (llc-22 agrees) */
+    { "H4", "global_atomic_cmpswap_x2 v20, v[4:7], s[10:11]", "v_mov_b32 v6, 1", { 1, 2, 2 } },
+    { "H4", "flat_store_dwordx4 v[20:21], v[4:7]", "v_mov_b32 v5, 1", { 1, 2, 2 } },
+    { "H4", "buffer_atomic_cmpswap_x2 v[4:7], v1, s[4:7], 0 offen", "v_mov_b32 v7, 1", { 1, 2, 2 } },
+    { "H4", "global_atomic_add_x2 v20, v[4:5], s[10:11]", "v_mov_b32 v4, 0", { 0, 0, 0 } },
     /* H5, H6: VALU writes an SGPR / VCC, VALU reads it: 0 / 2 / 2 */
     { "H5", "v_cmp_eq_u32 s[8:9], v0, v0", "v_cndmask_b32 v2, 0, 1, s[8:9]", { 0, 2, 2 } },
     { "H5", "v_readfirstlane_b32 s8, v1", "v_add_u32 v2, s8, v1", { 0, 2, 2 } },

@@ -215,20 +215,29 @@ static void entries_well_formed(void)
             CHECK_EQ_UINT(in->mfma_passes_gfx94x, 0);
             CHECK(wa_isa_mfma_shape(op) == NULL);
         }
-        /* Memory instructions count on the right counters. */
-        if (in->format == WA_FMT_MUBUF || in->format == WA_FMT_GLOBAL)
+        /* Memory instructions count on the right counters: vmcnt; FLAT also
+           lgkmcnt (it may reach LDS); the cache invalidations (no operands) none. */
+        if (in->format == WA_FMT_FLAT)
+            CHECK_EQ_HEX(in->counters, WA_CNT_VM | WA_CNT_LGKM);
+        else if ((in->format == WA_FMT_MUBUF || in->format == WA_FMT_GLOBAL ||
+                  in->format == WA_FMT_SCRATCH) && in->num_operands)
             CHECK_EQ_HEX(in->counters, WA_CNT_VM);
+        else if (in->format == WA_FMT_MUBUF)
+            CHECK(in->counters == WA_CNT_VM || in->counters == 0);
         else if (in->format == WA_FMT_SMEM || in->format == WA_FMT_DS)
             CHECK_EQ_HEX(in->counters, WA_CNT_LGKM);
         else
             CHECK_EQ_HEX(in->counters, 0);
-        /* Every lds (LDS-DMA) form has a plain form with the same mnemonic. */
+        /* Every LDS-DMA form reads M0; a load spelled with the `lds` modifier has a
+           plain form of the same mnemonic with the data operand in addition. */
         if (in->flags & WA_IF_LDS_DMA) {
-            wa_opcode plain;
-            CHECK_OK(wa_isa_lookup(&plain, in->mnemonic));
-            CHECK(!(wa_isa_get(plain)->flags & WA_IF_LDS_DMA));
             CHECK(in->implicit_uses & WA_IMPL_M0);
-            CHECK_EQ_UINT(in->num_operands, 3);
+            if ((in->mods_ok & WA_MODOK_LDS) && (in->flags & WA_IF_LOAD)) {
+                wa_opcode plain;
+                CHECK_OK(wa_isa_lookup(&plain, in->mnemonic));
+                CHECK(!(wa_isa_get(plain)->flags & WA_IF_LDS_DMA));
+                CHECK_EQ_UINT(wa_isa_get(plain)->num_operands, in->num_operands + 1);
+            }
         }
     }
     ut_context("%s", "");
@@ -283,14 +292,21 @@ static void lookup_every_mnemonic(void)
             CHECK_STATUS(wa_isa_lookup(&got, in->mnemonic), WA_E_NOT_FOUND);
             continue;
         }
-        /* The plain form answers for the mnemonic shared with the lds form. */
+        /* The first row of a mnemonic answers for it: the plain form of an lds form
+           spelled with the modifier, the form without a result of a FLAT/GLOBAL
+           atomic. */
         wa_opcode want = (wa_opcode)op;
-        if (in->flags & WA_IF_LDS_DMA) {
-            want = WA_OP_COUNT_;
-            for (unsigned k = 0; k < wa_isa_count(); k++)
-                if (k != op && strcmp(wa_isa_get(k)->mnemonic, in->mnemonic) == 0)
-                    want = (wa_opcode)k;
-            CHECK(want != WA_OP_COUNT_);
+        for (unsigned k = 0; k < op; k++)
+            if (strcmp(wa_isa_get(k)->mnemonic, in->mnemonic) == 0) {
+                want = (wa_opcode)k;
+                break;
+            }
+        if (want != (wa_opcode)op) {
+            const wa_isa_info *base = wa_isa_get(want);
+            int lds = (in->flags & WA_IF_LDS_DMA) && (in->mods_ok & WA_MODOK_LDS);
+            int rtn = (in->flags & WA_IF_ATOMIC) && (in->operands[0].role & WA_ROLE_DEF) &&
+                      base->num_operands + 1 == in->num_operands;
+            CHECK_MSG(lds || rtn, "%s shares its mnemonic with %s", in->id, base->id);
         }
         CHECK_OK(wa_isa_lookup(&got, in->mnemonic));
         CHECK_EQ_INT(got, want);

@@ -797,7 +797,13 @@ static void every_opcode_has_a_valid_form(void)
                 ops[k] = operand_for(info, k, l, &vnext, &snext, &anext, &scalar_read);
             if ((info->flags & WA_IF_MFMA) && strcmp(info->operands[3].name, "srcC") == 0)
                 ops[3] = ops[0]; /* C = D (SMFMAC: operand 3 is the index VGPR) */
-            if (!CHECK_OK(wa_build(NULL, prog, (wa_opcode)op, ops, info->num_operands, NULL))) {
+            /* a FLAT/GLOBAL atomic with a result returns it with glc/sc0 only */
+            wa_mods m = WA_MODS_INIT;
+            if ((info->flags & WA_IF_ATOMIC) && info->num_operands &&
+                (info->operands[0].role & WA_ROLE_DEF) &&
+                (info->format == WA_FMT_FLAT || info->format == WA_FMT_GLOBAL))
+                m.flags |= WA_MOD_GLC;
+            if (!CHECK_OK(wa_build(NULL, prog, (wa_opcode)op, ops, info->num_operands, &m))) {
                 wa_program_destroy(prog);
                 continue;
             }

@@ -202,10 +202,21 @@ def opinfo(op):
 
 
 def lds_form(info):
-    """The `lds` form (buffer load into LDS) of a MUBUF load, or None."""
+    """The `lds` form (a load into LDS spelled with the lds modifier) of a load, or
+    None."""
     for other in OPCODES:
-        if ("lds_dma" in other.flags and other.format == info.format
-                and other.mnemonic == info.mnemonic):
+        if ("lds_dma" in other.flags and "lds" in other.mods_ok
+                and other.format == info.format and other.mnemonic == info.mnemonic):
+            return other
+    return None
+
+
+def alt_form(info, noperands):
+    """The row spelled like `info` with `noperands` operands (the returning form of
+    a FLAT/GLOBAL atomic), or None."""
+    for other in OPCODES:
+        if (other.format == info.format and other.mnemonic == info.mnemonic
+                and len(other.operand_names) == noperands and "lds_dma" not in other.flags):
             return other
     return None
 

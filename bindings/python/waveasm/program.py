@@ -422,14 +422,18 @@ class Program(Handle):
         """Appends instruction `op` (mnemonic, table id, opcode or OpInfo) with
         operands in table order (positional, or by their table names) and
         keyword modifiers (make_mods); `comment` is a trailing comment. Returns
-        the instruction's tag. With lds=True a MUBUF load becomes its `lds`
-        form, which has no data operand."""
+        the instruction's tag. With lds=True a load becomes its `lds` form
+        (buffer_load_*, gfx90a's global/scratch loads), which has no data operand;
+        a FLAT/GLOBAL atomic given vdst first becomes its returning form (glc)."""
         info = isa.opinfo(op)
         if "pseudo" in info.flags:
             raise invalid(f"use place() and comment() for {info.mnemonic} items")
-        if kwargs.get("lds") and info.format == "MUBUF" and "lds_dma" not in info.flags:
+        if kwargs.get("lds") and "lds_dma" not in info.flags:
             info = isa.lds_form(info) or info
         ops = list(operands)
+        if len(ops) != len(info.operand_names) and "lds_dma" not in info.flags:
+            # a FLAT/GLOBAL atomic with a result (vdst first) shares its mnemonic
+            info = isa.alt_form(info, len(ops)) or info
         names_ = info.operand_names
         if len(ops) > len(names_):
             raise TypeError(f"{info.mnemonic} takes {len(names_)} operands "
