@@ -5,8 +5,8 @@
 # changed against the old baseline with abidiff.
 #
 # An incompatible change (docs/api.md, "ABI stability") is written only when the
-# SONAME changed too (the major version in CMakeLists.txt's project(VERSION)),
-# or with --allow-incompatible.
+# SONAME changed too (the major version in CMakeLists.txt's project(VERSION), and
+# before 1.0 the minor version), or with --allow-incompatible.
 #
 #   scripts/update-abi-baseline.sh [--allow-incompatible] [--library=LIB]
 #
@@ -85,7 +85,7 @@ case $rc in
         else
             echo >&2
             echo "update-abi-baseline: refusing to record an incompatible ABI while the SONAME" >&2
-            echo "stays $new_soname. Raise the major version (project(VERSION) in CMakeLists.txt)" >&2
+            echo "stays $new_soname. Raise the version that names it (project(VERSION) in CMakeLists.txt)" >&2
             echo "or pass --allow-incompatible." >&2
             exit 1
         fi ;;

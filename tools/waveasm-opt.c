@@ -28,11 +28,15 @@ static const char *const prog_name = "waveasm-opt";
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: %s [options] [input.wa | -]\n"
+            "usage: %s [options] [input.wa | input.s | -]\n"
             "Reads one kernel in the text form (standard input if no file or '-'),\n"
+            "or imports one from AMDGPU assembly as LLVM writes it (llc output),\n"
             "and prints it as text IR, as an assembly file for llvm-mc, or as a\n"
             "register pressure report.\n"
             "  --target=<gfx90a|gfx942|gfx950>  retarget the kernel (default: its .target)\n"
+            "  --input=wa|asm                   the input's form (default: asm for *.s files\n"
+            "                                   and input with .amdhsa_kernel blocks, else wa)\n"
+            "  --kernel-index=<n>               with asm input, the n-th kernel (default 0)\n"
             "  --emit=ir|asm                    output text IR (default) or assembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
@@ -81,6 +85,69 @@ static void usage(FILE *f)
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
+/* Reads `path` ("-": standard input) as the text form or, with `form` 2 (or 0
+   and a *.s file or .amdhsa_kernel blocks in the text), as AMDGPU assembly. */
+static wa_status read_program(wa_program **out, wa_context *ctx, const char *path, int form,
+                              unsigned kernel_index)
+{
+    if (form == 1)
+        return wa_program_parse_file(out, ctx, path);
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return wa_program_parse_file(out, ctx, path); /* reports the I/O error */
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += n;
+        if (len == cap) {
+            char *p = realloc(buf, cap * 2);
+            if (!p) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+    }
+    if (!is_stdin)
+        fclose(f);
+    if (!buf) {
+        fprintf(stderr, "%s: error: out of memory reading '%s'\n", prog_name, path);
+        return WA_E_NOMEM;
+    }
+    const char *name = is_stdin ? "<stdin>" : path;
+    size_t pl = strlen(path);
+    int asm_input = form == 2 || (form == 0 && pl > 2 && strcmp(path + pl - 2, ".s") == 0);
+    if (form == 0 && !asm_input) {
+        /* The first line that starts with `.kernel` (the text form) or with
+           `.amdhsa_kernel` (LLVM's assembly) decides. */
+        for (size_t i = 0; i < len;) {
+            size_t b = i;
+            while (b < len && (buf[b] == ' ' || buf[b] == '\t'))
+                b++;
+            size_t e = b;
+            while (e < len && buf[e] != ' ' && buf[e] != '\t' && buf[e] != '\n' && buf[e] != '\r')
+                e++;
+            if (e - b == 7 && memcmp(buf + b, ".kernel", 7) == 0)
+                break;
+            if (e - b == 14 && memcmp(buf + b, ".amdhsa_kernel", 14) == 0) {
+                asm_input = 1;
+                break;
+            }
+            while (e < len && buf[e] != '\n')
+                e++;
+            i = e + 1;
+        }
+    }
+    wa_status st = asm_input ? wa_program_parse_asm(out, ctx, buf, len, name, kernel_index)
+                             : wa_program_parse(out, ctx, buf, len, name);
+    free(buf);
+    return st;
+}
+
 /* The library's log hook: one line per call. */
 static void log_to_stderr(const char *line, void *user)
 {
@@ -438,6 +505,8 @@ static int run_passes(wa_context *ctx, wa_program *prog, const pass_cli *pc)
 int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL, *svg_path = NULL;
+    int input_form = 0; /* 0 auto, 1 text form, 2 assembly */
+    unsigned kernel_index = 0;
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
     int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
     wa_target target = WA_TARGET_UNKNOWN;
@@ -461,7 +530,16 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v;
         int missing;
         char *end;
-        if ((v = option_value(argc, argv, &i, "--target", &missing)) || missing) {
+        if ((v = option_value(argc, argv, &i, "--input", &missing)) || missing) {
+            if (missing || (strcmp(v, "wa") != 0 && strcmp(v, "asm") != 0))
+                return usage_error("option ", a, " takes wa or asm");
+            input_form = strcmp(v, "wa") == 0 ? 1 : 2;
+        } else if ((v = option_value(argc, argv, &i, "--kernel-index", &missing)) || missing) {
+            unsigned long n = missing ? 0 : strtoul(v, &end, 10);
+            if (missing || !*v || *end || n > 65535)
+                return usage_error("option ", a, " takes a number");
+            kernel_index = (unsigned)n;
+        } else if ((v = option_value(argc, argv, &i, "--target", &missing)) || missing) {
             if (missing)
                 return usage_error("option ", a, " needs a target name");
             if (wa_target_from_name(&target, v) != WA_OK)
@@ -609,7 +687,7 @@ int main(int argc, char **argv)
     wa_status st;
     /* Each call starts by clearing the context's diagnostics: report what it
        left (warnings on success, errors on failure) before the next call. */
-    st = wa_program_parse_file(&prog, ctx, input);
+    st = read_program(&prog, ctx, input, input_form, kernel_index);
     report(ctx, st);
     if (st != WA_OK)
         goto done;

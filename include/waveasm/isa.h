@@ -20,15 +20,18 @@ typedef enum wa_opcode {
     WA_OP_COUNT_
 } wa_opcode;
 
-/* Encoding formats (AMDGCN GFX9 family). */
+/* Encoding formats (AMDGCN GFX9 family). Values are stable; new ones are appended. */
 typedef enum wa_format {
     WA_FMT_PSEUDO = 0, /* label, comment: no machine code */
     WA_FMT_SOP1, WA_FMT_SOP2, WA_FMT_SOPK, WA_FMT_SOPC, WA_FMT_SOPP,
     WA_FMT_SMEM,
     WA_FMT_VOP1, WA_FMT_VOP2, WA_FMT_VOPC, /* have a 32-bit form, promotable to VOP3 */
     WA_FMT_VOP3, WA_FMT_VOP3P,
-    WA_FMT_MAI,  /* MFMA (VOP3P-MAI) */
-    WA_FMT_DS, WA_FMT_MUBUF, WA_FMT_GLOBAL,
+    WA_FMT_MAI,  /* MFMA and SMFMAC (VOP3P-MAI) */
+    WA_FMT_DS, WA_FMT_MUBUF,
+    WA_FMT_GLOBAL,  /* FLAT encoding, global segment (global_*) */
+    WA_FMT_FLAT,    /* FLAT encoding, flat segment (flat_*: global or LDS by address) */
+    WA_FMT_SCRATCH, /* FLAT encoding, scratch segment (scratch_*: private memory) */
     WA_FMT_COUNT_
 } wa_format;
 
@@ -55,11 +58,24 @@ typedef enum wa_operand_role {
 #define WA_OC_OFF 0x100u     /* the `off` keyword (no address register) */
 #define WA_OC_HWREG 0x200u   /* with WA_OC_IMM: a 16-bit hwreg(id, offset, size) field, written
                                 and printed in that form (see WA_HWREG below) */
+#define WA_OC_VCC32 0x400u   /* with WA_OC_SGPR/SPECIAL on a 2-register VALU operand: the 32-bit
+                                (e32) encoding has no field for it and needs vcc there (VOPC
+                                sdst, v_cndmask's mask, VOP2 carry-out and carry-in); any other
+                                register asks for the VOP3 (e64) form */
+#define WA_OC_KLIT 0x800u    /* literal-K: a 32-bit constant that always travels in the
+                                literal dword (v_fmamk/v_fmaak, v_madmk/v_madak), even when
+                                its value is an inline constant */
 
-/* How an immediate in the position is interpreted (decides inline constants). */
+/* How an immediate in the position is interpreted (decides inline constants and
+   the bits of a literal). Values are stable; new ones are appended.
+   B16/F16/BF16: a 16-bit value in the low half; PK_*: two 16-bit values (VOP3P:
+   an inline constant goes to the low half and, by op_sel_hi, the high half);
+   PK_F32: two f32 in a register pair (v_pk_fma_f32, ...). */
 typedef enum wa_data_type {
     WA_TY_NONE = 0,
-    WA_TY_B32, WA_TY_F32, WA_TY_F16, WA_TY_B64, WA_TY_F64
+    WA_TY_B32, WA_TY_F32, WA_TY_F16, WA_TY_B64, WA_TY_F64,
+    WA_TY_B16, WA_TY_BF16, WA_TY_PK_B16, WA_TY_PK_F16, WA_TY_PK_BF16, WA_TY_PK_F32,
+    WA_TY_COUNT_
 } wa_data_type;
 
 /* Instruction flags. */
@@ -95,6 +111,13 @@ typedef enum wa_data_type {
                                         the flag vdst may share registers with any source.
                                         The validator, the allocator, the allocation
                                         checker and the peephole pass all read this. */
+#define WA_IF_INDIRECT 0x00400000u   /* control flow the CFG cannot follow: a code address in
+                                        SGPRs (s_setpc/s_swappc/s_getpc, s_call, fork/join).
+                                        With WA_IF_BRANCH: no successor; with WA_IF_CBRANCH:
+                                        the label operand (if any) and the next instruction.
+                                        The simulator does not execute them. */
+#define WA_IF_COMMUTATIVE 0x00800000u /* src0 and src1 may be swapped (same result and
+                                        implicit results): CSE and peephole read it */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u
@@ -128,17 +151,19 @@ typedef enum wa_hazard_class {
     WA_HZ_MFMA_DGEMM,  /* F64 MFMA */
     WA_HZ_BRANCH,
     /* Appended (values above are stable). Each names a consumer or producer that
-       a hazard rule of gfx90a/gfx942/gfx950 singles out; all but the last three are
-       VALU instructions, the last three SALU. */
+       a hazard rule of gfx90a/gfx942/gfx950 singles out: DIV_FMAS .. PERMLANE_SWAP
+       are VALU instructions, GETREG .. SENDMSG SALU ones. */
     WA_HZ_DIV_FMAS,      /* v_div_fmas: VALU that reads VCC implicitly */
     WA_HZ_DOT,           /* v_dot*: dot-product VALU (its own write/read distances) */
     WA_HZ_FMA64,         /* v_fma_f64: FP64 FMA, waits after a DGEMM MFMA */
     WA_HZ_PERMLANE_SWAP, /* v_permlane16_swap / v_permlane32_swap (gfx950) */
     WA_HZ_GETREG,        /* s_getreg_b32 */
     WA_HZ_SETREG,        /* s_setreg_b32, s_setreg_imm32_b32 */
-    WA_HZ_MOVREL         /* s_movrels / s_movreld: SALU reading M0 as an index */
+    WA_HZ_MOVREL,        /* s_movrels / s_movreld: SALU reading M0 as an index */
+    WA_HZ_SENDMSG        /* s_sendmsg / s_sendmsghalt / s_ttracedata: read M0 as the
+                            message payload */
 } wa_hazard_class;
-#define WA_HZ_LAST_ WA_HZ_MOVREL
+#define WA_HZ_LAST_ WA_HZ_SENDMSG
 
 #define WA_ISA_MAX_OPERANDS 6
 
@@ -170,7 +195,46 @@ typedef struct wa_isa_info {
     unsigned num_operands;
     wa_isa_operand operands[WA_ISA_MAX_OPERANDS];
     unsigned mfma_passes_gfx950; /* gfx950 (appended; wa_isa_mfma_passes reads all three) */
+    /* appended in 0.2 */
+    unsigned mods_ok;            /* WA_MODOK_*: the modifiers the instruction takes */
 } wa_isa_info;
+
+/* Modifiers a row allows (wa_isa_info.mods_ok). The validator accepts a modifier
+   only where its bit is set (and then checks the per-format ranges). */
+#define WA_MODOK_CLAMP 0x00000001u    /* clamp */
+#define WA_MODOK_OMOD 0x00000002u     /* mul:2, mul:4, div:2 (output modifier) */
+#define WA_MODOK_NEG 0x00000004u      /* -src (VOP3, DPP, SDWA); neg_lo:[..] (VOP3P);
+                                         neg:[..] (f64 MFMA on gfx942/gfx950) */
+#define WA_MODOK_ABS 0x00000008u      /* |src| */
+#define WA_MODOK_OPSEL 0x00000010u    /* op_sel:[..] */
+#define WA_MODOK_OPSEL_HI 0x00000020u /* op_sel_hi:[..] */
+#define WA_MODOK_NEG_HI 0x00000040u   /* neg_hi:[..] (VOP3P) */
+#define WA_MODOK_DPP 0x00000080u      /* DPP form (VOP1/VOP2 32-bit) */
+#define WA_MODOK_SDWA 0x00000100u     /* SDWA form (VOP1/VOP2/VOPC 32-bit) and sext() */
+#define WA_MODOK_GLC 0x00000200u      /* glc (sc0 on gfx942/gfx950) */
+#define WA_MODOK_SLC 0x00000400u      /* slc (nt on gfx942/gfx950) */
+#define WA_MODOK_SC1 0x00000800u      /* scc on gfx90a, sc1 on gfx942/gfx950 */
+#define WA_MODOK_OFFSET 0x00001000u   /* offset:N (range by format) */
+#define WA_MODOK_OFFSET01 0x00002000u /* offset0:N offset1:N (ds_*2*) */
+#define WA_MODOK_OFFEN 0x00004000u    /* MUBUF offen */
+#define WA_MODOK_IDXEN 0x00008000u    /* MUBUF idxen */
+#define WA_MODOK_LDS 0x00010000u      /* MUBUF lds (the WA_IF_LDS_DMA rows) */
+#define WA_MODOK_CBSZ 0x00020000u     /* MFMA cbsz:N */
+#define WA_MODOK_ABID 0x00040000u     /* MFMA abid:N */
+#define WA_MODOK_BLGP 0x00080000u     /* MFMA blgp:N */
+#define WA_MODOK_WAITCNT 0x00100000u  /* vmcnt(N) expcnt(N) lgkmcnt(N) */
+
+/* A row whose result is a bitwise function of two sources (wa_isa_logic()):
+   bit (2a + b) of the truth table is the result bit for source bits a and b.
+   For SOP2 rows a is src0 and b src1; for SOP1 rows b is unused (s_not: 0x3,
+   s_mov: 0xC) unless WA_LOGIC_EXEC says b is EXEC. Analyses (the EXEC mask) and
+   the simulator read it. */
+#define WA_LOGIC_VALID 0x10u
+#define WA_LOGIC_TRUTH(l) ((unsigned)(l) & 0xFu)
+#define WA_LOGIC_EXEC 0x20u    /* EXEC = f(src0, EXEC) and sdst = the old EXEC (saveexec) */
+#define WA_LOGIC_WREXEC 0x40u  /* with WA_LOGIC_EXEC: sdst = the new EXEC (wrexec) */
+/* The result bit of logic `l` for source bits a and b. */
+#define WA_LOGIC_BIT(l, a, b) (((unsigned)(l) >> (2u * ((a) != 0) + ((b) != 0))) & 1u)
 
 /* Element format of an MFMA's A and B operands. */
 typedef enum wa_mfma_input {
@@ -190,6 +254,9 @@ typedef struct wa_mfma_shape {
     unsigned blgp_targets;
 } wa_mfma_shape;
 
+/* WA_LOGIC_* facts of `op`: 0 unless its result is a bitwise function of its
+   sources (s_and/s_or/..., s_not, the saveexec and wrexec forms). */
+WA_API unsigned wa_isa_logic(unsigned op);
 /* Number of opcodes in the table (== WA_OP_COUNT_). */
 WA_API unsigned wa_isa_count(void);
 /* Static entry for `op`; NULL when out of range. */

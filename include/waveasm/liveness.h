@@ -96,11 +96,16 @@ WA_API const unsigned *wa_liveness_live_on_entry(const wa_liveness *live, unsign
 
 /* ---- EXEC ------------------------------------------------------------------------------ */
 
-/* 1 if EXEC may hold fewer lanes at item `item` than at kernel entry: after a
-   write of EXEC that is not recognised as restoring the entry mask (s_mov_b64
-   exec, S or s_or_b64 exec, exec, S with S saved by s_and_saveexec_b64 or
-   s_mov_b64 S, exec while EXEC was whole), on some path (never in unreachable
-   code).
+/* 1 if EXEC may differ from its value at kernel entry at item `item`, on some
+   path (never in unreachable code). The analysis follows 64-bit bitwise writes
+   of EXEC and SGPR pairs through the ISA table's truth tables (wa_isa_logic:
+   every saveexec/wrexec form, s_and/s_or/s_xor/s_andn2/s_orn2/s_nand/s_nor/
+   s_xnor/s_not/s_mov_b64), lane by lane for the lanes on at entry and the
+   others, from EXEC, pairs it has described, and the constants 0 and -1: EXEC
+   is whole where the result is exactly the entry mask (s_or_b64 exec, exec, S
+   with S saved by s_and_saveexec_b64 S, ... restores it; s_mov_b64 exec, -1
+   does not). A compare writing EXEC keeps it within the entry mask; any other
+   write of EXEC is unknown.
    There a VGPR or AGPR write leaves the other lanes as they were, so liveness
    keeps the old value alive up to the write wherever one may be defined
    ("partial writes" in docs/regalloc.md). */

@@ -98,6 +98,12 @@ WA_API wa_operand wa_opnd_sub(wa_operand reg, unsigned first, unsigned count);
    EXEC reads 0; without it the destination lane keeps its value. (The assembler
    spells the bit bound_ctrl:1 and also accepts bound_ctrl:0 for it on GFX9.) */
 #define WA_MOD_BOUND_CTRL 0x80u
+/* Version 3. */
+#define WA_MOD_CLAMP 0x100u /* clamp: the result saturates (float: to [0, 1]; integer: to
+                               the type's range) */
+#define WA_MOD_SDWA 0x200u  /* SDWA form of a VOP1/VOP2/VOPC instruction: the sub-dword
+                               selects dst_sel, dst_unused, src0_sel, src1_sel (and sext)
+                               apply. The text form spells it v_add_f32_sdwa ... */
 
 typedef struct wa_mods {
     unsigned version;   /* WA_MODS_VERSION */
@@ -105,16 +111,53 @@ typedef struct wa_mods {
     int32_t offset;     /* offset:N (MUBUF, global, DS); offset0 of ds_*2* */
     int32_t offset1;    /* offset1 of ds_read2 / ds_write2 */
     uint8_t cbsz, abid, blgp;   /* MFMA broadcast controls (F8F6F4: A/B formats) */
-    uint8_t op_sel, op_sel_hi;  /* 3 bits each (scaled MFMA scale selects) */
+    uint8_t op_sel, op_sel_hi;  /* op_sel: 4 bits (VOP3: bit 3 is the destination), op_sel_hi:
+                                   3 bits; meaning by format, see below */
     int8_t vmcnt, lgkmcnt, expcnt; /* s_waitcnt fields; -1 = do not wait */
     /* version 2 (a version-1 struct ends here: the library reads no further) */
     uint16_t dpp_ctrl;          /* with WA_MOD_DPP: the control, WA_DPP_* below */
     uint8_t row_mask, bank_mask; /* with WA_MOD_DPP: 4 bits each, rows of 16 lanes /
                                     banks of 4 lanes in each row that are written */
+    /* version 3 (a version-2 struct ends here) */
+    uint8_t neg;        /* bit i: negate source i (-v1; VOP3P and MFMA: neg_lo:[..] / neg:[..]) */
+    uint8_t abs;        /* bit i: absolute value of source i (|v1|) */
+    uint8_t neg_hi;     /* VOP3P: bit i negates the high half of source i (neg_hi:[..]) */
+    uint8_t omod;       /* output modifier: 0 none, 1 mul:2, 2 mul:4, 3 div:2 */
+    uint8_t dst_sel;    /* SDWA selects (WA_SDWA_*): the part of vdst written, */
+    uint8_t dst_unused; /* what happens to the rest (WA_SDWA_UNUSED_*), */
+    uint8_t src0_sel, src1_sel; /* and the part of each source read */
+    uint8_t sext;       /* SDWA: bit i sign-extends the selected part of source i (sext(v1)) */
+    uint8_t reserved[3]; /* zero: the struct has no padding bytes (passes compare it bytewise) */
     /* new fields only ever appended */
 } wa_mods;
-#define WA_MODS_VERSION 2
-#define WA_MODS_INIT { WA_MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF }
+#define WA_MODS_VERSION 3
+#define WA_MODS_INIT                                                                         \
+    { WA_MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF, 0, 0, 0, 0,          \
+      WA_SDWA_DWORD, WA_SDWA_UNUSED_PRESERVE, WA_SDWA_DWORD, WA_SDWA_DWORD, 0, { 0, 0, 0 } }
+
+/* SDWA selects (the hardware's values) and dst_unused. */
+#define WA_SDWA_BYTE_0 0u
+#define WA_SDWA_BYTE_1 1u
+#define WA_SDWA_BYTE_2 2u
+#define WA_SDWA_BYTE_3 3u
+#define WA_SDWA_WORD_0 4u
+#define WA_SDWA_WORD_1 5u
+#define WA_SDWA_DWORD 6u
+#define WA_SDWA_UNUSED_PAD 0u      /* the bits outside dst_sel become 0 */
+#define WA_SDWA_UNUSED_SEXT 1u     /* sign-extended from the selected part */
+#define WA_SDWA_UNUSED_PRESERVE 2u /* keep the destination's other bits */
+
+/* Source modifiers and op_sel by format:
+   VOP1/VOP2/VOPC/VOP3 (and their DPP/SDWA forms): neg/abs bit i applies to the
+   i-th source, i.e. the i-th operand whose role is a pure use (v_cndmask's mask
+   is source 2); written -v1, |v1|, -|v1| (neg(1.0) for a constant). VOP3 op_sel
+   bits 0..2 pick the high half of sources 0..2 and bit 3 writes the high half of
+   vdst (op_sel:[s0,s1,(s2,)dst]).
+   VOP3P: neg is neg_lo:[..], neg_hi neg_hi:[..]; op_sel bit i makes the low half
+   of the result read the high half of source i; op_sel_hi is stored INVERTED for
+   VOP3P rows: bit i set means op_sel_hi[i] = 0, so the zero default is the
+   hardware default op_sel_hi:[1,1,1]. MAI (scaled MFMA): op_sel/op_sel_hi pick
+   the scale bytes, stored as written. */
 
 /* DPP controls of gfx90a/gfx942/gfx950 (the hardware's dpp_ctrl values). "Lane l
    reads lane s": quad_perm: s = 4 * (l / 4) + sel[l % 4]; row_shl:n: s = l + n
@@ -172,6 +215,11 @@ typedef enum wa_arg_kind {
     WA_ARG_HIDDEN_GRID_DIMS,
     WA_ARG_HIDDEN_DYNAMIC_LDS_SIZE,
     WA_ARG_HIDDEN_NONE,
+    /* The other value kinds of code object v5 metadata (appended; LLVM lists
+       them for kernels that may use the runtime's services). */
+    WA_ARG_HIDDEN_PRINTF_BUFFER, WA_ARG_HIDDEN_HOSTCALL_BUFFER, WA_ARG_HIDDEN_DEFAULT_QUEUE,
+    WA_ARG_HIDDEN_COMPLETION_ACTION, WA_ARG_HIDDEN_MULTIGRID_SYNC_ARG, WA_ARG_HIDDEN_HEAP_V1,
+    WA_ARG_HIDDEN_PRIVATE_BASE, WA_ARG_HIDDEN_SHARED_BASE, WA_ARG_HIDDEN_QUEUE_PTR,
     WA_ARG_KIND_COUNT_
 } wa_arg_kind;
 /* Metadata spelling: "by_value", "global_buffer", "hidden_block_count_x", ... */
@@ -298,7 +346,11 @@ WA_API wa_status wa_build_valu_mods(wa_tag *out, wa_program *prog, wa_opcode op,
 /* SOP1/SOP2/SOPC/SOPK: dst (none for s_cmp_*) then sources. */
 WA_API wa_status wa_build_salu(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand dst,
                                wa_operand src0, wa_operand src1);
-/* s_load_* / s_buffer_load_*: `offset` is an SGPR or an immediate. */
+/* SMEM: `offset` is an SGPR or an immediate (with an SGPR, mods->offset may add an
+   immediate). `sdst` is the data of stores and atomics and the probe mode of
+   s_atc_probe*. Rows with fewer operands take a prefix: s_dcache_discard* (sbase,
+   offset: pass wa_opnd_none() as sdst), s_memtime/s_memrealtime (sdst only),
+   s_dcache_inv/wb* (none). */
 WA_API wa_status wa_build_smem(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand sdst,
                                wa_operand sbase, wa_operand offset, const wa_mods *mods);
 /* buffer_*: vdata is ignored for the `lds` forms (and a plain load with

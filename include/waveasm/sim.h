@@ -35,6 +35,10 @@ typedef struct wa_sim wa_sim;
                                    (reads of untouched bytes give a fixed pattern), LDS out
                                    of range reads 0 and drops writes: for fuzzed programs */
 #define WA_SIM_UNDEF_ERRORS 0x8u /* an active lane reading an undefined register is an error */
+#define WA_SIM_CLOCK_UNDEFINED 0x10u /* s_memtime and s_memrealtime give undefined values.
+                                   The model clock depends on the instruction stream, so two
+                                   compilations of one program read different times; set it
+                                   for both runs of a wa_sim_compare */
 
 typedef struct wa_sim_options {
     unsigned version;          /* WA_SIM_OPTIONS_VERSION */

@@ -31,6 +31,20 @@ WA_API wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char 
 /* Reads `path` ("-" for standard input) and parses it. WA_E_IO if unreadable. */
 WA_API wa_status wa_program_parse_file(wa_program **out, wa_context *ctx, const char *path);
 
+/* Imports kernel number `index` (0-based, in the order of the file's
+   `.amdhsa_kernel` blocks) from AMDGPU assembly as LLVM writes it (llc output,
+   llvm-mc input) for gfx90a, gfx942 or gfx950: the code from the kernel's label
+   to the end of its function (directives dropped, labels, comments and every
+   instruction kept, s_waitcnt and s_nop included), the ABI inputs and LDS size
+   of its `.amdhsa_kernel` block, its arguments and workgroup size from the code
+   object metadata (`.reqd_workgroup_size`, else `.max_flat_workgroup_size` as
+   x), the target from `.amdgcn_target` (else the context's). Diagnostics point
+   at the assembly file's lines. A kernel that needs what the IR does not model
+   (scratch, a dynamic stack, preloaded arguments) is WA_E_UNSUPPORTED;
+   WA_E_NOT_FOUND when the file has no kernel `index`. */
+WA_API wa_status wa_program_parse_asm(wa_program **out, wa_context *ctx, const char *text,
+                                      size_t len, const char *file_name, unsigned index);
+
 #define WA_PRINT_TAGS 0x1u      /* "; @I<n>" after each instruction */
 #define WA_PRINT_COMMENTS 0x2u  /* comment lines and trailing comments */
 

@@ -3,9 +3,9 @@
 #define WAVEASM_VERSION_H
 
 #define WA_VERSION_MAJOR 0
-#define WA_VERSION_MINOR 1
+#define WA_VERSION_MINOR 2
 #define WA_VERSION_PATCH 0
-#define WA_VERSION_STRING "0.1.0"
+#define WA_VERSION_STRING "0.2.0"
 
 /* One number that orders versions: major * 10000 + minor * 100 + patch. */
 #define WA_VERSION_NUMBER \

@@ -85,7 +85,8 @@ static unsigned block_succs(const wa_cfg *cfg, const wa_program *prog, const uns
     const wa_isa_info *info = wa_isa(t->op);
     unsigned n = 0;
     if (info->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) {
-        unsigned target = t->nops && t->ops[0].kind == WA_OPND_LABEL ? lb[t->ops[0].id] : WA_NONE;
+        int k = wa_branch_label_index(t);
+        unsigned target = k >= 0 ? lb[t->ops[k].id] : WA_NONE;
         if (target != WA_NONE)
             s[n++] = target;
     }

@@ -15,7 +15,11 @@
      H1   checkVMEMHazards: VmemSgprWaitStates = 5 (VI and later).
      H2   checkRWLaneHazards: RWLaneWaitStates = 4, lane select = src1.
      H3   checkReadM0Hazards: 1 after a SALU write of M0; LDS-DMA gated by
-          hasReadM0LdsDmaHazard (GFX9 generation).
+          hasReadM0LdsDmaHazard, s_sendmsg/s_sendmsghalt/s_ttracedata by
+          hasReadM0SendMsgHazard (both the GFX9 generation).
+     H35  checkSoftClauseHazards (from checkSMRDHazards; XNACK, which the
+          targets' default "xnack any" code objects allow): 1 (wa_hz_smem_clause_
+          conflict below).
      H4   checkVALUHazardsHelper: 1, or 2 with gfx940 instructions;
           createsVALUHazard: data wider than 64 bits, MUBUF only when soffset is
           not a register, global always.
@@ -60,7 +64,7 @@
      Every number of H18-H34 was reproduced with llc-22 on MIR as well.
    Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
    three-instruction pattern), SDWA and op_sel partial destinations (no such
-   forms in isa.def), XNACK soft clauses. */
+   forms in isa.def). */
 #include "hazard_rules.h"
 
 #include <stdio.h>
@@ -103,9 +107,9 @@ const wa_hz_rule wa_hz_rules[] = {
       WA_HZ_U_SCALAR, WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_LANESEL, ANY,
       T3(N(4), N(4), N(4)), ANYOP },
     /* LDS-DMA takes its LDS address from M0 without an interlock on SALU writes. */
-    { "H3", "SALU writes M0, LDS-DMA or s_movrel reads it", P_SALU, WA_HZ_U_M0,
-      WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL, 0, WA_HZ_A_READ | WA_HZ_A_IMPL, ANY,
-      T3(N(1), N(1), N(1)), ANYOP },
+    { "H3", "SALU writes M0, LDS-DMA, s_movrel or s_sendmsg/s_ttracedata reads it", P_SALU,
+      WA_HZ_U_M0, WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL | WA_HZ_C_SENDMSG, 0,
+      WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(1), N(1), N(1)), ANYOP },
     /* Store data wider than 64 bits is read over more than one cycle: a VALU
        must not overwrite it meanwhile. */
     { "H4", "VMEM store of more than 64 bits of data, VALU overwrites a data register",
@@ -276,10 +280,112 @@ unsigned wa_hz_consumer_class(const wa_isa_info *info)
     case WA_HZ_GETREG:
     case WA_HZ_SETREG: return WA_HZ_C_HWREG;
     case WA_HZ_MOVREL: return WA_HZ_C_MOVREL;
+    case WA_HZ_SENDMSG: return WA_HZ_C_SENDMSG;
     /* Other SALU, SMEM and control instructions consume nothing under these
        rules (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). */
     default: return 0;
     }
+}
+
+/* ---- H35: SMEM soft clauses ------------------------------------------------------------ */
+
+/* Whether two register or special operands share a 32-bit register. Virtual and
+   physical registers never do (the program has one or the other where it
+   matters); specials by their halves. */
+static int special_half_mask(unsigned id)
+{
+    switch (id) {
+    case WA_SPECIAL_VCC: return 0x3;
+    case WA_SPECIAL_VCC_LO: return 0x1;
+    case WA_SPECIAL_VCC_HI: return 0x2;
+    case WA_SPECIAL_EXEC: return 0xC;
+    case WA_SPECIAL_EXEC_LO: return 0x4;
+    case WA_SPECIAL_EXEC_HI: return 0x8;
+    case WA_SPECIAL_M0: return 0x10;
+    default: return 0;
+    }
+}
+
+static int opnd_overlap(const wa_operand *a, const wa_operand *b)
+{
+    if (a->kind == WA_OPND_SPECIAL || b->kind == WA_OPND_SPECIAL)
+        return a->kind == b->kind && (special_half_mask(a->id) & special_half_mask(b->id));
+    if (a->kind != b->kind || a->reg_class != b->reg_class)
+        return 0;
+    if (a->kind == WA_OPND_VIRT)
+        return a->id == b->id && a->first < b->first + b->count && b->first < a->first + a->count;
+    if (a->kind == WA_OPND_PHYS)
+        return a->id < b->id + b->count && b->id < a->id + a->count;
+    return 0;
+}
+
+static int is_regish(const wa_operand *o)
+{
+    return o->kind == WA_OPND_VIRT || o->kind == WA_OPND_PHYS || o->kind == WA_OPND_SPECIAL;
+}
+
+/* Does any register `wa_` writes overlap any register `rb` reads? */
+static int writes_read_by(const wa_instr *wa_, const wa_instr *rb)
+{
+    const wa_isa_info *ia = wa_isa(wa_->op), *ib = wa_isa(rb->op);
+    for (unsigned i = 0; i < wa_->nops && i < ia->num_operands; i++) {
+        if (!(wa_instr_role(wa_, ia, i) & WA_ROLE_DEF) || !is_regish(&wa_->ops[i]))
+            continue;
+        for (unsigned j = 0; j < rb->nops && j < ib->num_operands; j++)
+            if ((wa_instr_role(rb, ib, j) & WA_ROLE_USE) && opnd_overlap(&wa_->ops[i], &rb->ops[j]))
+                return 1;
+    }
+    return 0;
+}
+
+static int writes_any(const wa_instr *in)
+{
+    const wa_isa_info *info = wa_isa(in->op);
+    for (unsigned i = 0; i < in->nops && i < info->num_operands; i++)
+        if ((wa_instr_role(in, info, i) & WA_ROLE_DEF) && is_regish(&in->ops[i]))
+            return 1;
+    return 0;
+}
+
+int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                               unsigned item)
+{
+    int defs = 0;
+    for (unsigned k = 0; k < n; k++)
+        defs |= writes_any(&prog->instrs[clause[k]]);
+    if (!defs)
+        return 0;
+    const wa_instr *x = &prog->instrs[item];
+    if (wa_isa(x->op)->flags & (WA_IF_STORE | WA_IF_ATOMIC))
+        return 1;
+    /* every writer of the clause with x against every reader of the clause with x */
+    for (unsigned k = 0; k <= n; k++) {
+        const wa_instr *w = k < n ? &prog->instrs[clause[k]] : x;
+        for (unsigned j = 0; j <= n; j++)
+            if (writes_read_by(w, j < n ? &prog->instrs[clause[j]] : x))
+                return 1;
+    }
+    return 0;
+}
+
+unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
+                                  unsigned cap)
+{
+    unsigned n = 0;
+    for (unsigned j = item; j-- > 0 && n < cap;) {
+        const wa_isa_info *info = wa_isa(prog->instrs[j].op);
+        if (info->flags & WA_IF_PSEUDO)
+            continue;
+        if (info->format != WA_FMT_SMEM)
+            break;
+        out[n++] = j;
+    }
+    for (unsigned k = 0; k < n / 2; k++) { /* oldest first */
+        unsigned t = out[k];
+        out[k] = out[n - 1 - k];
+        out[n - 1 - k] = t;
+    }
+    return n;
 }
 
 unsigned wa_hz_instr_class(const wa_instr *in, const wa_isa_info *info)

@@ -59,6 +59,7 @@ enum {
 #define WA_HZ_C_FMA64 0x4000u   /* v_fma_f64 */
 #define WA_HZ_C_DGEMM 0x8000u   /* MFMA with f64 inputs */
 #define WA_HZ_C_DOT 0x10000u    /* v_dot* */
+#define WA_HZ_C_SENDMSG 0x20000u /* s_sendmsg, s_sendmsghalt, s_ttracedata (read M0) */
 #define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA | WA_HZ_C_DGEMM)
 
 /* How a consumer touches a unit. */
@@ -136,6 +137,28 @@ unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info);
    WA_HZ_ALL_PASSES covers every pass count. */
 #define WA_HZ_ALL_PASSES 0xFFFFFFFFu
 int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes);
+
+/* H35, SMEM soft clauses (XNACK): the SMEM instructions `clause[0..n-1]` issued
+   right before SMEM instruction `item` (oldest first, nothing else between
+   them) may complete out of order and be replayed, so `item` needs a wait state
+   (any non-SMEM instruction) before it when the clause writes a register and
+   either `item` stores (a store or an atomic) or a register written in the
+   clause or by `item` is read in the clause or by `item`. Returns 1 then. */
+int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                               unsigned item);
+/* The clause before `item` in program order (SMEM instructions back to the
+   first other one; labels and comments are skipped); returns its length, at
+   most `cap`, oldest first in `out`. */
+unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
+                                  unsigned cap);
+#define WA_HZ_CLAUSE_MAX 64u
+/* The diagnostic of both the checker and the simulator: the instruction's
+   mnemonic, the clause's first mnemonic and tag. */
+#define WA_HZ_CLAUSE_FMT                                                                     \
+    "hazard: %s (in an SMEM clause) is issued 0 wait states after %s @I%u, which opens the " \
+    "clause it conflicts with; needs 1 (rule " WA_HZ_CLAUSE_RULE ": " WA_HZ_CLAUSE_WHAT ")"
+#define WA_HZ_CLAUSE_RULE "H35"
+#define WA_HZ_CLAUSE_WHAT "SMEM soft clause: an SMEM instruction after SMEM instructions that write a register the clause reads (or a store after them)"
 
 /* Unit class of the registers of a register operand (0 for SCC, immediates...). */
 unsigned wa_hz_operand_unit_class(const wa_operand *o);

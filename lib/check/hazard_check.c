@@ -286,6 +286,23 @@ static void check_consumer(ck *C, unsigned item, const ck_ent *state, unsigned n
     }
 }
 
+/* H35: an SMEM instruction right after an SMEM clause it conflicts with (the
+   clause in program order: nothing else between the instructions). */
+static void check_smem_clause(ck *C, unsigned item)
+{
+    unsigned clause[WA_HZ_CLAUSE_MAX];
+    unsigned n = wa_hz_smem_clause_before(C->prog, item, clause, WA_HZ_CLAUSE_MAX);
+    if (!n || !wa_hz_smem_clause_conflict(C->prog, clause, n, item))
+        return;
+    if (++C->errors > MAX_REPORTS)
+        return;
+    const wa_instr *in = &C->prog->instrs[item];
+    const wa_instr *first = &C->prog->instrs[clause[0]];
+    wa_error(C->ctx, WA_E_VALIDATE, wa_instr_loc(C->prog, in),
+             WA_HZ_CLAUSE_FMT, wa_isa_mnemonic(in->op, C->target),
+             wa_isa_mnemonic(first->op, C->target), (unsigned)first->tag);
+}
+
 /* ---- the walk through a block ----------------------------------------------------------- */
 
 /* Runs block b from the state in C->cur (checking consumers when `check`),
@@ -298,6 +315,8 @@ static wa_status walk(ck *C, unsigned b, int check)
             continue;
         if (check && C->ncur)
             check_consumer(C, i, C->cur, C->ncur);
+        if (check && wa_isa(C->prog->instrs[i].op)->format == WA_FMT_SMEM)
+            check_smem_clause(C, i);
         unsigned k = 0;
         for (unsigned r = 0; r < C->ncur; r++) {
             uint32_t d = C->cur[r].dist + w;

@@ -19,8 +19,9 @@
    saturated counter reads the maximum whatever is outstanding. Counts are
    capped at the maximum (anything beyond is retired by every other wait).
 
-   Inside a block each register unit (and four pseudo units: the LDS written
-   by DMA, vector stores and atomics, LDS operations, scalar loads) has a chain of the
+   Inside a block each register unit (and five pseudo units: the LDS written
+   by DMA, vector stores and atomics, LDS operations, scalar memory operations,
+   scalar stores and atomics) has a chain of the
    operations that may still write it. A newer operation of the same in-order
    queue that writes the unit replaces the older ones in its chain (it lands
    after them, so waiting for it waits for them). Operations no chain refers to
@@ -35,6 +36,9 @@
      one memory through two queues out of program order: a scalar load while
        a vector store or atomic may be in flight, a vector store or atomic
        while a scalar load may be, an LDS-DMA while a DS operation may be;
+       and since scalar memory completes in any order, any memory access while
+       a scalar store or atomic may be in flight, and a scalar store or atomic
+       while a scalar load may be;
      s_barrier with LDS operations (and LDS-DMA) in flight, and with
        WA_WAITCNT_BARRIER_VMEM vector stores and atomics too (none with
        WA_WAITCNT_NO_BARRIER);
@@ -48,7 +52,7 @@
 #include <string.h>
 
 enum { QVM = 0, QDS = 1, QSM = 2, QNONE = 3 };
-enum { PSEUDO_DMA = 0, PSEUDO_STORE = 1, PSEUDO_LDS = 2, PSEUDO_SMEM = 3, NPSEUDO = 4 };
+enum { PSEUDO_DMA = 0, PSEUDO_STORE = 1, PSEUDO_LDS = 2, PSEUDO_SMEM = 3, PSEUDO_SSTORE = 4, NPSEUDO = 5 };
 
 #define BASE 1000u /* sequence numbers of operations carried into a block sit below */
 
@@ -271,6 +275,8 @@ static int link_writes(C *c, unsigned rec, const wa_instr *in, int replace)
         pseudo[np++] = PSEUDO_LDS;
     if (q == QSM)
         pseudo[np++] = PSEUDO_SMEM;
+    if (q == QSM && (info->flags & (WA_IF_STORE | WA_IF_ATOMIC)))
+        pseudo[np++] = PSEUDO_SSTORE;
     for (unsigned j = 0; j < np; j++) {
         unsigned pu = c->map.count + pseudo[j];
         if (replace)
@@ -458,16 +464,25 @@ static wa_status run(C *c, unsigned b)
             check_pseudo(c, i, PSEUDO_STORE, "reads memory", "may still be writing it");
         if (q == QVM && (info->flags & (WA_IF_STORE | WA_IF_ATOMIC)))
             check_pseudo(c, i, PSEUDO_SMEM, "writes memory", "may still be reading it");
+        /* scalar stores and atomics complete in any order with every later access */
+        if (q != QNONE)
+            check_pseudo(c, i, PSEUDO_SSTORE, "accesses memory", "may still be writing it");
+        if (q == QSM && (info->flags & (WA_IF_STORE | WA_IF_ATOMIC)))
+            check_pseudo(c, i, PSEUDO_SMEM, "writes memory", "may still be reading it");
         if (info->flags & WA_IF_LDS_DMA)
             check_pseudo(c, i, PSEUDO_LDS, "writes LDS (LDS-DMA)", "may still be accessing it");
         if ((info->flags & WA_IF_BARRIER) && !(c->flags & WA_WAITCNT_NO_BARRIER)) {
             check_pseudo(c, i, PSEUDO_LDS, "s_barrier",
                          "may still be in flight (other waves would not see its LDS access)");
             check_pseudo(c, i, PSEUDO_DMA, "s_barrier", "(LDS-DMA) may still be writing LDS");
-            if (c->flags & WA_WAITCNT_BARRIER_VMEM)
+            if (c->flags & WA_WAITCNT_BARRIER_VMEM) {
                 check_pseudo(c, i, PSEUDO_STORE, "s_barrier",
                              "may still be in flight (other waves would not see its memory "
                              "access)");
+                check_pseudo(c, i, PSEUDO_SSTORE, "s_barrier",
+                             "may still be in flight (other waves would not see its memory "
+                             "access)");
+            }
         }
         /* the written units now wait for this instruction (or for nothing) */
         if (q == QNONE) {

@@ -213,8 +213,12 @@ wa_status wa_build_smem(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand 
     wa_diag_reset(prog->ctx);
     if (!format_in(op, FMT(WA_FMT_SMEM)))
         return family_error(prog, op, "SMEM");
-    wa_operand ops[3] = { sdst, sbase, offset };
-    return wa_build(out, prog, op, ops, 3, mods);
+    /* Rows without data (s_dcache_discard: sbase, offset), with only a result
+       (s_memtime: sdst) or with nothing (s_dcache_inv) take what they name. */
+    unsigned n = wa_isa_get(op)->num_operands;
+    wa_operand all[3] = { sdst, sbase, offset };
+    const wa_operand *ops = n == 2 ? all + 1 : all;
+    return wa_build(out, prog, op, n ? ops : NULL, n, mods);
 }
 
 static wa_opcode lds_form(wa_opcode op)

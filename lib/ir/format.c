@@ -105,9 +105,87 @@ static void cache_bits(wa_sb *sb, unsigned flags, wa_target t, wa_format fmt)
         wa_sb_puts(sb, new_names ? " nt" : " slc");
 }
 
-static void sel_list(wa_sb *sb, const char *name, unsigned bits)
+/* name:[b0,b1,...] with n entries. */
+static void sel_list(wa_sb *sb, const char *name, unsigned bits, unsigned n)
 {
-    wa_sb_printf(sb, " %s:[%u,%u,%u]", name, bits & 1u, (bits >> 1) & 1u, (bits >> 2) & 1u);
+    wa_sb_printf(sb, " %s:[", name);
+    for (unsigned i = 0; i < n; i++)
+        wa_sb_printf(sb, "%s%u", i ? "," : "", (bits >> i) & 1u);
+    wa_sb_putc(sb, ']');
+}
+
+/* Entries of the op_sel-like lists of a row: one per source (at least the highest
+   bit set, so that invalid programs print too); op_sel of a row with a VGPR result
+   (wa_opsel_has_dst) adds the destination (bit 3) as the last entry; MAI lists
+   always have three. */
+static unsigned list_len(const wa_isa_info *info, unsigned bits)
+{
+    if (info->format == WA_FMT_MAI)
+        return 3;
+    unsigned n = wa_source_count(info);
+    if (n > 3)
+        n = 3;
+    while (n < 3 && (bits >> n))
+        n++;
+    return n ? n : 1;
+}
+
+static void op_sel_list(wa_sb *sb, const wa_isa_info *info, unsigned bits)
+{
+    if (wa_opsel_has_dst(info) || (bits & 8u)) {
+        /* [src0, .., srcN-1, dst]: the destination bit is bit 3 */
+        unsigned n = list_len(info, bits & 7u);
+        sel_list(sb, "op_sel", (bits & 7u) | ((bits >> 3) & 1u) << n, n + 1);
+    } else {
+        sel_list(sb, "op_sel", bits, list_len(info, bits));
+    }
+}
+
+static const char *const sdwa_sel_names[7] = { "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3",
+                                               "WORD_0", "WORD_1", "DWORD" };
+static const char *const sdwa_unused_names[3] = { "UNUSED_PAD", "UNUSED_SEXT",
+                                                  "UNUSED_PRESERVE" };
+
+static void sdwa_sel(wa_sb *sb, const char *name, unsigned v)
+{
+    if (v < 7)
+        wa_sb_printf(sb, " %s:%s", name, sdwa_sel_names[v]);
+    else
+        wa_sb_printf(sb, " %s:%u", name, v);
+}
+
+/* SDWA as llvm-mc prints it: dst_sel and dst_unused (not for compares), src0_sel,
+   and src1_sel where there is a second source. */
+static void format_sdwa(wa_sb *sb, const wa_mods *m, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOPC || m->dst_sel != WA_SDWA_DWORD ||
+        m->dst_unused != WA_SDWA_UNUSED_PRESERVE) {
+        sdwa_sel(sb, "dst_sel", m->dst_sel);
+        if (m->dst_unused < 3)
+            wa_sb_printf(sb, " dst_unused:%s", sdwa_unused_names[m->dst_unused]);
+        else
+            wa_sb_printf(sb, " dst_unused:%u", m->dst_unused);
+    }
+    sdwa_sel(sb, "src0_sel", m->src0_sel);
+    if (wa_source_count(info) >= 2 || m->src1_sel != WA_SDWA_DWORD)
+        sdwa_sel(sb, "src1_sel", m->src1_sel);
+}
+
+/* Names used by the parser too. */
+int wa_sdwa_sel_value(const char *s, size_t n)
+{
+    for (unsigned i = 0; i < 7; i++)
+        if (strlen(sdwa_sel_names[i]) == n && memcmp(sdwa_sel_names[i], s, n) == 0)
+            return (int)i;
+    return -1;
+}
+
+int wa_sdwa_unused_value(const char *s, size_t n)
+{
+    for (unsigned i = 0; i < 3; i++)
+        if (strlen(sdwa_unused_names[i]) == n && memcmp(sdwa_unused_names[i], s, n) == 0)
+            return (int)i;
+    return -1;
 }
 
 /* DPP as llvm-mc prints it: the control, both masks, bound_ctrl:1 when set. A
@@ -147,8 +225,9 @@ static void format_dpp(wa_sb *sb, const wa_mods *m)
         wa_sb_puts(sb, " bound_ctrl:1");
 }
 
-/* Every non-default modifier, in one canonical order, whatever the format: the
-   text form must carry invalid programs too (the validator judges them). */
+/* Every non-default modifier, in one canonical order (llvm-mc's), whatever the
+   format: the text form must carry invalid programs too (the validator judges
+   them). */
 static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, wa_target t,
                         unsigned flags)
 {
@@ -165,9 +244,27 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
     if (m->flags & WA_MOD_LDS)
         wa_sb_puts(sb, " lds");
     if (m->op_sel)
-        sel_list(sb, "op_sel", m->op_sel);
-    if (m->op_sel_hi)
-        sel_list(sb, "op_sel_hi", m->op_sel_hi);
+        op_sel_list(sb, info, m->op_sel);
+    if (info->format == WA_FMT_VOP3P) {
+        /* stored inverted: bit i set means op_sel_hi[i] = 0 */
+        if (m->op_sel_hi) {
+            unsigned n = list_len(info, m->op_sel_hi);
+            sel_list(sb, "op_sel_hi", ~m->op_sel_hi & ((1u << n) - 1u), n);
+        }
+    } else if (m->op_sel_hi) {
+        sel_list(sb, "op_sel_hi", m->op_sel_hi, list_len(info, m->op_sel_hi));
+    }
+    if (wa_mods_as_lists(info) && m->neg)
+        sel_list(sb, info->format == WA_FMT_MAI ? "neg" : "neg_lo", m->neg, list_len(info, m->neg));
+    if (m->neg_hi)
+        sel_list(sb, "neg_hi", m->neg_hi, list_len(info, m->neg_hi));
+    if (m->flags & WA_MOD_CLAMP)
+        wa_sb_puts(sb, " clamp");
+    if (m->omod)
+        wa_sb_puts(sb, m->omod == 1 ? " mul:2" : m->omod == 2 ? " mul:4" : m->omod == 3 ? " div:2"
+                                                                                     : " omod:?");
+    if (m->flags & WA_MOD_SDWA)
+        format_sdwa(sb, m, info);
     if (m->cbsz)
         wa_sb_printf(sb, " cbsz:%u", m->cbsz);
     if (m->abid)
@@ -211,17 +308,42 @@ void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags)
 {
     const wa_isa_info *info = wa_isa_get(in->op);
+    const wa_mods *m = &in->mods;
     wa_sb_puts(sb, wa_isa_mnemonic(in->op, prog->target));
-    if (in->mods.flags & WA_MOD_DPP)
+    if (m->flags & WA_MOD_DPP)
         wa_sb_puts(sb, "_dpp");
+    else if (m->flags & WA_MOD_SDWA)
+        wa_sb_puts(sb, "_sdwa");
+    else if ((info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+              info->format == WA_FMT_VOPC) && wa_instr_needs_vop3(in, info))
+        wa_sb_puts(sb, "_e64"); /* the VOP3 form, as llvm-mc prints it */
     for (unsigned i = 0; i < in->nops; i++) {
         const wa_operand *o = &in->ops[i];
         wa_sb_puts(sb, i == 0 ? " " : ", ");
         if (i < info->num_operands && (info->operands[i].classes & WA_OC_HWREG) &&
-            o->kind == WA_OPND_IMM && o->imm.i >= 0 && o->imm.i <= 0xFFFF)
+            o->kind == WA_OPND_IMM && o->imm.i >= 0 && o->imm.i <= 0xFFFF) {
             format_hwreg(sb, (unsigned)o->imm.i, prog->target);
-        else
-            wa_format_operand(sb, prog, o, declared, flags);
+            continue;
+        }
+        /* Source modifiers on the operand: -v1, |v1|, -|v1|, neg(1.0), sext(v1). */
+        int slot = wa_mods_as_lists(info) ? -1 : wa_source_slot(info, i);
+        int neg = slot >= 0 && slot < 3 && (m->neg >> slot & 1u);
+        int abs = slot >= 0 && slot < 3 && (m->abs >> slot & 1u);
+        int sext = slot >= 0 && slot < 2 && (m->sext >> slot & 1u);
+        int imm = o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM;
+        if (sext)
+            wa_sb_puts(sb, "sext(");
+        if (neg)
+            wa_sb_puts(sb, imm && !abs ? "neg(" : "-");
+        if (abs)
+            wa_sb_putc(sb, '|');
+        wa_format_operand(sb, prog, o, declared, flags);
+        if (abs)
+            wa_sb_putc(sb, '|');
+        if (neg && imm && !abs)
+            wa_sb_putc(sb, ')');
+        if (sext)
+            wa_sb_putc(sb, ')');
     }
     format_mods(sb, in, info, prog->target, flags);
 }

@@ -1,5 +1,17 @@
 /* lib/ir/immediate.c — what an immediate means for an operand type: inline
-   constant or 32-bit literal (GFX9 operand codes 128..208 and 240..248). */
+   constant or 32-bit literal (GFX9 operand codes 128..208 and 240..248).
+
+   Per data type, as llvm-mc 22 decides (checked on gfx90a/gfx942/gfx950):
+     every type      integers -16..64; the floats +-0.5, +-1.0, +-2.0, +-4.0, 0.0
+                     and 1/(2*pi) written as floats
+     B32 F32 PK_F32  also their f32 bit patterns, and 0xFFFFFFF0..0xFFFFFFFF
+     F16             also its f16 bit patterns, and 0xFFF0..0xFFFF
+     PK_F16          also the f16 bit patterns (the low half; the high half 0)
+     BF16 PK_BF16    also the bf16 bit patterns
+     B64 F64         also the f64 bit patterns
+     B16 PK_B16      nothing more (0x3C00 is a literal, 0xFFF0 too)
+   A literal is 32 bits: 16-bit types take 16-bit values, F64 the high half of a
+   double whose low half is zero, B64 an integer of 32 bits (signed or not). */
 #include "ir.h"
 
 #include <math.h>
@@ -90,6 +102,29 @@ static int is_inline_f16_bits(uint32_t b)
     return 0;
 }
 
+static int is_inline_bf16_bits(uint32_t b)
+{
+    static const uint16_t bits[] = { 0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x4080, 0xC080, 0x3E22 };
+    for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+        if (b == bits[i])
+            return 1;
+    return 0;
+}
+
+/* Round-to-nearest-even conversion to bfloat16 (the top half of an f32); returns 0
+   for overflow/NaN. */
+static int bf16_bits(double d, uint16_t *out)
+{
+    if (!isfinite(d) || fabs(d) > 3.4028234663852886e38)
+        return 0;
+    uint32_t x = f32_bits((float)d);
+    uint32_t r = x + 0x7FFFu + ((x >> 16) & 1u);
+    if (((r >> 23) & 0xFF) == 0xFF)
+        return 0;
+    *out = (uint16_t)(r >> 16);
+    return 1;
+}
+
 static int is_inline_f64_bits(uint64_t b)
 {
     if (b == 0x3FC45F306DC9C882ull)
@@ -105,9 +140,13 @@ static int is_inline_f64_bits(uint64_t b)
 
 static int is_inv2pi(double d, wa_data_type type)
 {
-    if (type == WA_TY_F16) {
+    if (type == WA_TY_F16 || type == WA_TY_PK_F16) {
         uint16_t h;
         return f16_bits(d, &h) && h == 0x3118;
+    }
+    if (type == WA_TY_BF16 || type == WA_TY_PK_BF16) {
+        uint16_t h;
+        return f32_bits((float)d) == 0x3E22F983u || (bf16_bits(d, &h) && h == 0x3E22);
     }
     if (type == WA_TY_F64 || type == WA_TY_B64)
         return d == 0.15915494309189532;
@@ -121,18 +160,27 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
         if (v >= -16 && v <= 64)
             return 1;
         /* -16..-1 written as unsigned 32-bit (or 16-bit for f16) patterns. */
-        if ((type == WA_TY_B32 || type == WA_TY_F32) && v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
+        if ((type == WA_TY_B32 || type == WA_TY_F32 || type == WA_TY_PK_F32) &&
+            v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
             return 1;
         if (type == WA_TY_F16 && v >= 0xFFF0 && v <= 0xFFFF)
             return 1;
-        /* A literal equal to an inline float pattern is encoded as that constant. */
+        /* A literal equal to an inline float pattern is encoded as that constant
+           (as llvm-mc does; 16-bit integer operands, plain or packed, take the
+           integers only). */
         switch (type) {
         case WA_TY_F32:
         case WA_TY_B32:
+        case WA_TY_PK_F32:
             return v >= 0 && v <= 0xFFFFFFFFll && is_inline_f32_bits((uint32_t)v);
         case WA_TY_F16:
+        case WA_TY_PK_F16:
             return v >= 0 && v <= 0xFFFF && is_inline_f16_bits((uint32_t)v);
+        case WA_TY_BF16:
+        case WA_TY_PK_BF16:
+            return v >= 0 && v <= 0xFFFF && is_inline_bf16_bits((uint32_t)v);
         case WA_TY_F64:
+        case WA_TY_B64:
             return is_inline_f64_bits((uint64_t)v);
         default:
             return 0;
@@ -151,7 +199,7 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
 {
     if (o->kind == WA_OPND_IMM) {
         int64_t v = o->imm.i;
-        if (type == WA_TY_F16) {
+        if (type == WA_TY_F16 || type == WA_TY_B16 || type == WA_TY_BF16) {
             if (v < -32768 || v > 65535)
                 return 0;
             *bits = (uint32_t)v & 0xFFFFu;
@@ -178,8 +226,26 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
             *bits = h;
             return 1;
         }
+        case WA_TY_BF16:
+        case WA_TY_PK_BF16: {
+            uint16_t h;
+            if (!bf16_bits(d, &h))
+                return 0;
+            *bits = h;
+            return 1;
+        }
+        case WA_TY_PK_F16: {
+            uint16_t h;
+            if (!f16_bits(d, &h))
+                return 0;
+            *bits = h;
+            return 1;
+        }
         case WA_TY_B64:
-            return 0; /* 64-bit integer operands take integer literals only */
+        case WA_TY_B16:
+        case WA_TY_PK_B16:
+            return 0; /* integer operands wider or narrower than 32 bits take integer
+                         literals only (a float is an inline constant or nothing) */
         case WA_TY_F64: {
             uint64_t u;
             memcpy(&u, &d, sizeof(u));

@@ -65,15 +65,34 @@ static inline const wa_isa_info *wa_isa(unsigned op)
     return &wa_isa_table_[op];
 }
 
+/* Does op_sel of this row have a destination entry (bit 3 of wa_mods.op_sel, the
+   last list entry)? VOP1/VOP2/VOP3 rows writing a VGPR: their VOP3 form selects
+   the half of a 16-bit result. */
+static inline int wa_opsel_has_dst(const wa_isa_info *info)
+{
+    return (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+            info->format == WA_FMT_VOP3) &&
+           info->num_operands && (info->operands[0].role & WA_ROLE_DEF) &&
+           (info->operands[0].classes & WA_OC_VGPR);
+}
+
 /* Role of operand k of `in` as executed: atomics with glc/sc0 also write vdata
    (operand 0 of every WA_IF_RTN_GLC row; their address and descriptor operands
    stay uses); a DPP instruction also reads its destination (operand 0) unless
-   bound_ctrl and full row/bank masks make it write every active lane. */
+   bound_ctrl and full row/bank masks make it write every active lane; so do the
+   partial writes of operand 0: SDWA with dst_sel other than DWORD and
+   dst_unused:UNUSED_PRESERVE, and op_sel's destination bit (the high half of a
+   16-bit result, the low half kept). */
 static inline unsigned wa_instr_role(const wa_instr *in, const wa_isa_info *info, unsigned k)
 {
     unsigned r = info->operands[k].role;
     if (k == 0 && (info->flags & WA_IF_RTN_GLC) && (in->mods.flags & WA_MOD_GLC))
         r |= WA_ROLE_DEF;
+    if (k == 0 && (r & WA_ROLE_DEF) && (in->mods.flags & WA_MOD_SDWA) &&
+        in->mods.dst_sel != WA_SDWA_DWORD && in->mods.dst_unused == WA_SDWA_UNUSED_PRESERVE)
+        r |= WA_ROLE_USE;
+    if (k == 0 && (r & WA_ROLE_DEF) && (in->mods.op_sel & 8u) && wa_opsel_has_dst(info))
+        r |= WA_ROLE_USE;
     /* DPP: masked lanes and (without bound_ctrl) lanes without a source keep
        vdst's value; with bound_ctrl and full masks every active lane is written. */
     if (k == 0 && (in->mods.flags & WA_MOD_DPP) && (r & WA_ROLE_DEF) &&
@@ -95,6 +114,86 @@ static inline int wa_mfma_overlap_allowed(const wa_isa_info *info, unsigned k, i
     return k == 3 && identical;
 }
 
+/* Source slot of operand k: its index among the row's pure-use operands (the
+   order of neg/abs/op_sel bits), or -1 for a definition or read-modify-write
+   operand. */
+static inline int wa_source_slot(const wa_isa_info *info, unsigned k)
+{
+    if (k >= info->num_operands || info->operands[k].role != WA_ROLE_USE)
+        return -1;
+    int slot = 0;
+    for (unsigned j = 0; j < k; j++)
+        slot += info->operands[j].role == WA_ROLE_USE;
+    return slot;
+}
+
+/* The label a branch names: the index of the instruction's label operand (the
+   first; s_branch and s_cbranch_* have it at 0, s_call_b64 and
+   s_cbranch_i_fork after their SGPR operand), or -1 when the instruction is
+   not a branch or names no label (s_setpc_b64, fork/join). */
+static inline int wa_branch_label_index(const wa_instr *in)
+{
+    if (!(wa_isa(in->op)->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)))
+        return -1;
+    for (unsigned k = 0; k < in->nops; k++)
+        if (in->ops[k].kind == WA_OPND_LABEL)
+            return (int)k;
+    return -1;
+}
+
+/* Modifiers only the VOP3 encoding has (for a VOP1/VOP2/VOPC row outside DPP/SDWA). */
+static inline int wa_mods_need_vop3(const wa_mods *m)
+{
+    return (m->flags & WA_MOD_CLAMP) || m->omod || m->neg || m->abs || m->op_sel;
+}
+
+/* Does the instruction need the VOP3 (64-bit) encoding, which takes no literal
+   on these targets? VOP1/VOP2/VOPC rows have a 32-bit form when src1 and the
+   other sources are VGPRs, the VCC32 positions name vcc and no VOP3 modifier is
+   set (their VOP3 form is printed with the _e64 suffix, as llvm-mc prints it);
+   VOP3 and VOP3P rows always need it. */
+static inline int wa_instr_needs_vop3(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC)
+        return info->format == WA_FMT_VOP3 || info->format == WA_FMT_VOP3P;
+    if (in->mods.flags & (WA_MOD_DPP | WA_MOD_SDWA))
+        return 0;
+    if (wa_mods_need_vop3(&in->mods))
+        return 1;
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        const wa_operand *o = &in->ops[k];
+        if (spec->classes & WA_OC_VCC32) {
+            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
+                return 1;
+            continue;
+        }
+        if (spec->role == WA_ROLE_DEF || wa_source_slot(info, k) == 0 ||
+            (spec->classes & WA_OC_KLIT))
+            continue;
+        if (!((o->kind == WA_OPND_VIRT || o->kind == WA_OPND_PHYS) &&
+              o->reg_class == WA_REG_VGPR))
+            return 1;
+    }
+    return 0;
+}
+
+/* Number of pure-use operands of a row (sources). */
+static inline unsigned wa_source_count(const wa_isa_info *info)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < info->num_operands; j++)
+        n += info->operands[j].role == WA_ROLE_USE;
+    return n;
+}
+
+/* 1 for the rows whose source modifiers are written as lists (neg_lo:[..],
+   neg_hi:[..], neg:[..]) rather than on the operands: VOP3P and MAI. */
+static inline int wa_mods_as_lists(const wa_isa_info *info)
+{
+    return info->format == WA_FMT_VOP3P || info->format == WA_FMT_MAI;
+}
+
 /* Location of item `index` for diagnostics. */
 wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
 
@@ -104,6 +203,11 @@ wa_loc wa_instr_loc(const wa_program *prog, const wa_instr *in);
 wa_status wa_program_insert(wa_program *prog, wa_opcode op, const wa_operand *ops,
                             unsigned nops, const wa_mods *mods, wa_tag tag,
                             unsigned line, unsigned col, unsigned *out_index);
+
+/* The parser behind wa_program_parse, for text made from another file: line i+1 of
+   `text` is reported as line line_map[i] of `file_name` (line_map NULL: as is). */
+wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, size_t len,
+                          const char *file_name, const unsigned *line_map, unsigned nlines);
 
 /* Ensures vreg id `id` exists with the given properties (parser). */
 wa_status wa_program_define_vreg(wa_program *prog, unsigned id, wa_reg_class cls,
@@ -160,5 +264,8 @@ void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
                        unsigned char *declared, unsigned flags);
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags);
+/* SDWA select / dst_unused value of a name ("WORD_1", "UNUSED_PAD"), -1 if none. */
+int wa_sdwa_sel_value(const char *s, size_t n);
+int wa_sdwa_unused_value(const char *s, size_t n);
 
 #endif

@@ -32,6 +32,8 @@
 #define MOVE WA_IF_MOVE
 #define RELM0 WA_IF_REL_M0
 #define ECLOB WA_IF_EARLY_CLOBBER
+#define INDIRECT WA_IF_INDIRECT
+#define COMM WA_IF_COMMUTATIVE
 /* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
 #define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 
@@ -49,6 +51,42 @@
 #define I WA_OC_INLINE
 #define L WA_OC_LITERAL
 #define OFF WA_OC_OFF
+#define KL WA_OC_KLIT
+#define VCC32 WA_OC_VCC32
+
+/* Modifiers (wa_isa_info.mods_ok). */
+#define M_CLAMP WA_MODOK_CLAMP
+#define M_OMOD WA_MODOK_OMOD
+#define M_NEG WA_MODOK_NEG
+#define M_ABS WA_MODOK_ABS
+#define M_OPSEL WA_MODOK_OPSEL
+#define M_OPSELHI WA_MODOK_OPSEL_HI
+#define M_NEGHI WA_MODOK_NEG_HI
+#define M_DPP WA_MODOK_DPP
+#define M_SDWA WA_MODOK_SDWA
+#define M_GLC WA_MODOK_GLC
+#define M_SLC WA_MODOK_SLC
+#define M_SC1 WA_MODOK_SC1
+#define M_OFFSET WA_MODOK_OFFSET
+#define M_OFFSET01 WA_MODOK_OFFSET01
+#define M_OFFEN WA_MODOK_OFFEN
+#define M_IDXEN WA_MODOK_IDXEN
+#define M_LDS WA_MODOK_LDS
+#define M_CBSZ WA_MODOK_CBSZ
+#define M_ABID WA_MODOK_ABID
+#define M_BLGP WA_MODOK_BLGP
+#define M_WAITCNT WA_MODOK_WAITCNT
+/* Common sets: float VALU (VOP3 source and output modifiers), MFMA broadcast
+   controls, the cache bits and offset of global/flat/scratch, and MUBUF. */
+#define M_VFLT (M_CLAMP | M_OMOD | M_NEG | M_ABS)
+#define M_MFMA (M_CBSZ | M_ABID | M_BLGP)
+#define M_GLOBAL (M_GLC | M_SLC | M_SC1 | M_OFFSET)
+#define M_MUBUF (M_OFFEN | M_IDXEN | M_GLC | M_SLC | M_SC1 | M_OFFSET)
+
+/* WA_LOGIC kinds. */
+#define LOGIC_0 0u
+#define LOGIC_EXEC WA_LOGIC_EXEC
+#define LOGIC_WREXEC (WA_LOGIC_EXEC | WA_LOGIC_WREXEC)
 
 #define SAME 0xFFFFFFFFu
 /* MFMA passes that differ between gfx942 (a) and gfx950 (b). */
@@ -56,20 +94,26 @@
 #define P942_(p) ((p) & 0xFFu)
 #define P950_(p) (((p) >> 8) ? ((p) >> 8) : ((p) & 0xFFu))
 
-#define D(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
-#define U(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
-#define DU(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
-#define UK(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
+/* The type argument is expanded before pasting, so family macros may pass it
+   through a macro of their own (salu.def: WA_ST##N). */
+#define D(n, c, s, t) D_(n, c, s, t)
+#define U(n, c, s, t) U_(n, c, s, t)
+#define DU(n, c, s, t) DU_(n, c, s, t)
+#define UK(n, c, s, t, lo, hi) UK_(n, c, s, t, lo, hi)
+#define D_(n, c, s, t) { #n, WA_ROLE_DEF, WA_TY_##t, s, (c), 0, 0 }
+#define U_(n, c, s, t) { #n, WA_ROLE_USE, WA_TY_##t, s, (c), 0, 0 }
+#define DU_(n, c, s, t) { #n, WA_ROLE_DEFUSE, WA_TY_##t, s, (c), 0, 0 }
+#define UK_(n, c, s, t, lo, hi) { #n, WA_ROLE_USE, WA_TY_##t, s, (c) | WA_OC_IMM, lo, hi }
 #define K(n, lo, hi) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM, lo, hi }
 #define HW(n) { #n, WA_ROLE_USE, WA_TY_B32, 0, WA_OC_IMM | WA_OC_HWREG, 0, 65535 }
 #define LB(n) { #n, WA_ROLE_USE, WA_TY_NONE, 0, WA_OC_LABEL, 0, 0 }
 #define NOOPS { NULL, 0, 0, 0, 0, 0, 0 }
 
 const wa_isa_info wa_isa_table_[] = {
-#define WA_INSN(id, mn, mn90a, fmt, tgt, fl, idef, iuse, cnt, lat, haz, enc, enc90a, p90a, p94x, nops, ...) \
+#define WA_INSN(id, mn, mn90a, fmt, tgt, fl, idef, iuse, cnt, lat, haz, enc, enc90a, p90a, p94x, mods, nops, ...) \
     { #id, mn, mn90a, WA_FMT_##fmt, tgt, fl, idef, iuse, cnt, WA_LAT_##lat, WA_HZ_##haz,             \
       enc, (enc90a) == SAME ? (enc) : (enc90a), p90a, P942_(p94x), nops, { __VA_ARGS__ },         \
-      P950_(p94x) },
+      P950_(p94x), mods },
 #include <waveasm/isa.def>
 #undef WA_INSN
 };
@@ -83,6 +127,16 @@ static const wa_mfma_shape mfma_shapes[WA_OP_COUNT_] = {
 #undef WA_INSN
 };
 
+/* Bitwise functions attached to rows (WA_LOGIC). */
+static const unsigned char logic_table[WA_OP_COUNT_] = {
+    [WA_OP_LABEL] = 0,
+#define WA_INSN(...)
+#define WA_LOGIC(id, truth, kind) [WA_OP_##id] = (unsigned char)(WA_LOGIC_VALID | ((truth) & 0xFu) | LOGIC_##kind),
+#include <waveasm/isa.def>
+#undef WA_LOGIC
+#undef WA_INSN
+};
+
 typedef char isa_table_size_check[(sizeof(wa_isa_table_) / sizeof(wa_isa_table_[0]) == WA_OP_COUNT_) ? 1 : -1];
 
 unsigned wa_isa_count(void)
@@ -93,6 +147,11 @@ unsigned wa_isa_count(void)
 const wa_mfma_shape *wa_isa_mfma_shape(unsigned op)
 {
     return op < WA_OP_COUNT_ && mfma_shapes[op].blocks ? &mfma_shapes[op] : NULL;
+}
+
+unsigned wa_isa_logic(unsigned op)
+{
+    return op < WA_OP_COUNT_ ? logic_table[op] : 0;
 }
 
 const wa_isa_info *wa_isa_get(unsigned op)
@@ -182,7 +241,7 @@ const char *wa_format_name(wa_format format)
 {
     static const char *const names[WA_FMT_COUNT_] = {
         "PSEUDO", "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2",
-        "VOPC", "VOP3", "VOP3P", "MAI", "DS", "MUBUF", "GLOBAL",
+        "VOPC", "VOP3", "VOP3P", "MAI", "DS", "MUBUF", "GLOBAL", "FLAT", "SCRATCH",
     };
     return (unsigned)format < WA_FMT_COUNT_ ? names[format] : NULL;
 }
@@ -201,6 +260,7 @@ const char *wa_hazard_class_name(wa_hazard_class haz)
         "none", "salu", "valu", "trans", "readlane", "writelane", "smem", "vmem",
         "lds_dma", "ds", "mfma_xdl", "mfma_smfma", "mfma_dgemm", "branch",
         "div_fmas", "dot", "fma64", "permlane_swap", "getreg", "setreg", "movrel",
+        "sendmsg",
     };
     return (unsigned)haz < sizeof(names) / sizeof(names[0]) ? names[haz] : NULL;
 }

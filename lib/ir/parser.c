@@ -33,7 +33,19 @@ typedef struct parser {
     int any_tag;
     wa_tag max_tag;
     int dpp_ctrl_seen;    /* the current instruction has a DPP control */
+    /* Text made from another file (wa_program_parse_asm): source line of each
+       line of `text`, for diagnostics and positions. NULL: the lines are the source. */
+    const unsigned *line_map;
+    unsigned nmap;
 } parser;
+
+/* The source line of the current line. */
+static unsigned src_line(const parser *P)
+{
+    if (P->line_map && P->line >= 1 && P->line <= P->nmap)
+        return P->line_map[P->line - 1];
+    return P->line;
+}
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -42,14 +54,14 @@ static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, .
    error the parser's location rather than reporting it twice. */
 static wa_status relocate(parser *P, size_t pos, wa_status st)
 {
-    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    wa_loc loc = { P->file, src_line(P), (unsigned)pos + 1, WA_NO_TAG };
     wa_diag_relocate_last(P->ctx, loc);
     P->status = st;
     return st;
 }
 static wa_status perr_at(parser *P, size_t pos, wa_status st, const char *fmt, ...)
 {
-    wa_loc loc = { P->file, P->line, (unsigned)pos + 1, WA_NO_TAG };
+    wa_loc loc = { P->file, src_line(P), (unsigned)pos + 1, WA_NO_TAG };
     va_list ap;
     va_start(ap, fmt);
     wa_verror(P->ctx, st, loc, fmt, ap);
@@ -588,25 +600,129 @@ static wa_status read_operand(parser *P, wa_operand *o, const wa_isa_operand *sp
     return PERR(P, "expected an operand, found '%c'", c);
 }
 
+/* Source-modifier bits of one operand as written. */
+#define SM_NEG 1u
+#define SM_ABS 2u
+#define SM_SEXT 4u
+
+/* `word(` at the cursor (no blanks before the parenthesis). */
+static int at_call(const parser *P, const char *word)
+{
+    size_t n = strlen(word);
+    return P->pos + n < P->ll && memcmp(P->ls + P->pos, word, n) == 0 && P->ls[P->pos + n] == '(';
+}
+
+/* An operand with source modifiers: -x, |x|, -|x|, neg(x), abs(x), sext(x) (and
+   their combinations). A '-' before a digit is a negative number. */
+static wa_status read_operand_mods(parser *P, wa_operand *o, const wa_isa_operand *spec,
+                                   unsigned *mods)
+{
+    char closers[8];
+    unsigned nclose = 0;
+    wa_status st;
+    *mods = 0;
+    for (;;) {
+        skip_ws(P);
+        const char *word = at_call(P, "sext") ? "sext" : at_call(P, "neg") ? "neg"
+                         : at_call(P, "abs") ? "abs" : NULL;
+        unsigned bit = 0;
+        size_t adv = 0;
+        char closer = 0;
+        if (word) {
+            bit = word[0] == 's' ? SM_SEXT : word[0] == 'n' ? SM_NEG : SM_ABS;
+            adv = strlen(word) + 1;
+            closer = ')';
+        } else if (cur(P) == '-' && (peek(P, 1) == '|' || peek(P, 1) == '%' ||
+                                     (is_ident_start(peek(P, 1)) && peek(P, 1) != '.'))) {
+            bit = SM_NEG;
+            adv = 1;
+        } else if (cur(P) == '|') {
+            bit = SM_ABS;
+            adv = 1;
+            closer = '|';
+        } else {
+            break;
+        }
+        if ((*mods & bit) || nclose >= sizeof(closers))
+            return PERR(P, "repeated source modifier");
+        *mods |= bit;
+        P->pos += adv;
+        if (closer)
+            closers[nclose++] = closer;
+    }
+    if ((st = read_operand(P, o, spec)))
+        return st;
+    while (nclose > 0) {
+        char c = closers[--nclose];
+        if ((st = expect(P, c, c == '|' ? "'|' to close the absolute value" : "')'")))
+            return st;
+    }
+    return WA_OK;
+}
+
 /* ---- modifiers -------------------------------------------------------------------------------------- */
 
-static wa_status read_sel(parser *P, uint8_t *bits)
+/* [b0,b1,...]: 1 to 4 bits; *count gets the number of entries. */
+static wa_status read_list(parser *P, unsigned *bits, unsigned *count)
 {
     wa_status st;
     if ((st = expect(P, '[', "'['")))
         return st;
-    unsigned v = 0;
-    for (unsigned i = 0; i < 3; i++) {
+    unsigned v = 0, n = 0;
+    do {
         int b;
-        if (i && (st = expect(P, ',', "','")))
-            return st;
+        if (n == 4)
+            return PERR(P, "too many entries (at most 4)");
         if ((st = read_i32(P, &b, 0, 1, "selector bit")))
             return st;
-        v |= (unsigned)b << i;
-    }
+        v |= (unsigned)b << n++;
+    } while (accept(P, ','));
     if ((st = expect(P, ']', "']'")))
         return st;
-    *bits = (uint8_t)v;
+    *bits = v;
+    *count = n;
+    return WA_OK;
+}
+
+/* op_sel/op_sel_hi/neg_lo/neg_hi/neg lists, stored as docs/text-format.md says:
+   op_sel's last entry (one more than the sources) of a row with a VGPR result is
+   the destination (bit 3);
+   VOP3P op_sel_hi is kept inverted. */
+static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t *field)
+{
+    unsigned bits = 0, n = 0;
+    size_t at = (skip_ws(P), P->pos);
+    wa_status st = read_list(P, &bits, &n);
+    if (st)
+        return st;
+    if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
+        bits = (bits & ((1u << (n - 1)) - 1u)) | ((bits >> (n - 1)) & 1u) << 3;
+    else if (which == 0 && n == 4 && !wa_opsel_has_dst(info))
+        return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");
+    else if (which != 0 && n > 3)
+        return perr_at(P, at, WA_E_PARSE, "at most 3 entries");
+    if (which == 1 && info->format == WA_FMT_VOP3P)
+        bits = ~bits & ((1u << n) - 1u);
+    *field = (uint8_t)bits;
+    return WA_OK;
+}
+
+static wa_status read_sdwa_name(parser *P, uint8_t *field, int unused, const char *what)
+{
+    wa_status st;
+    if ((st = expect(P, ':', "':'")))
+        return st;
+    skip_ws(P);
+    size_t at = P->pos;
+    const char *w;
+    size_t n = read_ident(P, &w);
+    int v = unused ? wa_sdwa_unused_value(w, n) : wa_sdwa_sel_value(w, n);
+    if (v < 0)
+        return perr_at(P, at, WA_E_PARSE, "%s takes %s, not '%.*s'", what,
+                       unused ? "UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE"
+                              : "BYTE_0..BYTE_3, WORD_0, WORD_1 or DWORD",
+                       (int)n, w);
+    *field = (uint8_t)v;
     return WA_OK;
 }
 
@@ -634,7 +750,7 @@ static wa_status set_dpp_ctrl(parser *P, wa_mods *m, size_t at, unsigned ctrl)
     return WA_OK;
 }
 
-static wa_status read_modifier(parser *P, wa_mods *m)
+static wa_status read_modifier(parser *P, const wa_isa_info *info, wa_mods *m)
 {
     skip_ws(P);
     size_t at = P->pos;
@@ -665,11 +781,41 @@ static wa_status read_modifier(parser *P, wa_mods *m)
         if (WORD("cbsz")) m->cbsz = (uint8_t)v;
         else if (WORD("abid")) m->abid = (uint8_t)v;
         else m->blgp = (uint8_t)v;
-    } else if (WORD("op_sel") || WORD("op_sel_hi")) {
+    } else if (WORD("op_sel") || WORD("op_sel_hi") || WORD("neg_lo") || WORD("neg_hi") ||
+               WORD("neg")) {
+        int which = WORD("op_sel") ? 0 : WORD("op_sel_hi") ? 1 : 2;
+        uint8_t *field = which == 0 ? &m->op_sel : which == 1 ? &m->op_sel_hi
+                       : WORD("neg_hi") ? &m->neg_hi : &m->neg;
+        if (which == 2 && !wa_mods_as_lists(info))
+            return perr_at(P, at, WA_E_PARSE,
+                           "'%s' takes its source modifiers on the operands (-v1, |v1|), not as "
+                           "neg_lo/neg_hi/neg lists", info->mnemonic);
         if ((st = expect(P, ':', "':'")))
             return st;
-        if ((st = read_sel(P, WORD("op_sel") ? &m->op_sel : &m->op_sel_hi)))
+        if ((st = read_sel(P, info, which, field)))
             return st;
+    } else if (WORD("clamp")) {
+        m->flags |= WA_MOD_CLAMP;
+    } else if (WORD("mul") || WORD("div")) {
+        size_t vat;
+        if ((st = expect(P, ':', "':'")))
+            return st;
+        vat = (skip_ws(P), P->pos);
+        if ((st = read_i32(P, &v, 1, 4, "output modifier")))
+            return st;
+        if (WORD("mul") ? (v == 3) : (v != 1 && v != 2))
+            return perr_at(P, vat, WA_E_PARSE, "output modifiers are mul:2, mul:4 and div:2");
+        m->omod = (uint8_t)(v == 1 ? 0 : WORD("div") ? 3 : v == 2 ? 1 : 2);
+    } else if (WORD("dst_sel") || WORD("src0_sel") || WORD("src1_sel")) {
+        uint8_t *field = WORD("dst_sel") ? &m->dst_sel : WORD("src0_sel") ? &m->src0_sel
+                                                                        : &m->src1_sel;
+        if ((st = read_sdwa_name(P, field, 0, WORD("dst_sel") ? "dst_sel" : WORD("src0_sel") ? "src0_sel" : "src1_sel")))
+            return st;
+        m->flags |= WA_MOD_SDWA;
+    } else if (WORD("dst_unused")) {
+        if ((st = read_sdwa_name(P, &m->dst_unused, 1, "dst_unused")))
+            return st;
+        m->flags |= WA_MOD_SDWA;
     } else if (WORD("quad_perm")) {
         unsigned sels = 0;
         if ((st = expect(P, ':', "':'")) || (st = expect(P, '[', "'['")))
@@ -812,25 +958,30 @@ static wa_status parse_instruction(parser *P)
     const char *w;
     size_t n = read_ident(P, &w);
     unsigned op;
-    int dpp_suffix = 0;
+    int dpp_suffix = 0, sdwa_suffix = 0;
     if (!lookup_n(P, w, n, &op)) {
         int found = 0;
         if (n > 4 && (memcmp(w + n - 4, "_e32", 4) == 0 || memcmp(w + n - 4, "_e64", 4) == 0))
             found = lookup_n(P, w, n - 4, &op);
         else if (n > 4 && memcmp(w + n - 4, "_dpp", 4) == 0)
             found = dpp_suffix = lookup_n(P, w, n - 4, &op);
+        else if (n > 5 && memcmp(w + n - 5, "_sdwa", 5) == 0)
+            found = sdwa_suffix = lookup_n(P, w, n - 5, &op);
         if (!found)
             return perr_at(P, mpos, WA_E_PARSE, "unknown mnemonic '%.*s'", (int)n, w);
     }
     const wa_isa_info *info = wa_isa_get(op);
     wa_operand ops[WA_ISA_MAX_OPERANDS + 1];
     size_t opos[WA_ISA_MAX_OPERANDS + 1];
+    unsigned opmods[WA_ISA_MAX_OPERANDS + 1];
     unsigned nops = 0;
     wa_mods mods = WA_MODS_INIT;
     wa_status st;
     P->dpp_ctrl_seen = 0;
     if (dpp_suffix)
         mods.flags |= WA_MOD_DPP;
+    if (sdwa_suffix)
+        mods.flags |= WA_MOD_SDWA;
 
     skip_ws(P);
     if (op == WA_OP_S_WAITCNT && (is_digit(cur(P)))) {
@@ -849,7 +1000,7 @@ static wa_status parse_instruction(parser *P)
             const wa_isa_operand *spec = nops < info->num_operands ? &info->operands[nops] : NULL;
             skip_ws(P);
             opos[nops] = P->pos;
-            if ((st = read_operand(P, &ops[nops], spec)))
+            if ((st = read_operand_mods(P, &ops[nops], spec, &opmods[nops])))
                 return st;
             nops++;
             if (!accept(P, ','))
@@ -875,7 +1026,7 @@ static wa_status parse_instruction(parser *P)
                         cur(P));
         if (nops > 0 && at_physical(P))
             return PERR(P, "expected ',' before another operand");
-        if ((st = read_modifier(P, &mods)))
+        if ((st = read_modifier(P, info, &mods)))
             return st;
     }
     if ((mods.flags & WA_MOD_DPP) && !P->dpp_ctrl_seen)
@@ -897,6 +1048,29 @@ static wa_status parse_instruction(parser *P)
                        wa_isa_mnemonic(op, P->prog->target), info->num_operands,
                        info->num_operands == 1 ? "" : "s", nops);
     }
+    /* Source modifiers written on operands go to the source's bit. */
+    for (unsigned i = 0; i < nops; i++) {
+        if (!opmods[i])
+            continue;
+        int slot = wa_source_slot(info, i);
+        if (slot < 0 || slot > 2 || ((opmods[i] & SM_SEXT) && slot > 1))
+            return perr_at(P, opos[i], WA_E_PARSE, "operand %u of '%s' is not a source that takes modifiers",
+                           i, wa_isa_mnemonic(op, P->prog->target));
+        if (wa_mods_as_lists(info))
+            return perr_at(P, opos[i], WA_E_PARSE, "'%s' takes its source modifiers as neg_lo:[..] / neg_hi:[..]",
+                           wa_isa_mnemonic(op, P->prog->target));
+        if (opmods[i] & SM_NEG)
+            mods.neg |= (uint8_t)(1u << slot);
+        if (opmods[i] & SM_ABS)
+            mods.abs |= (uint8_t)(1u << slot);
+        if ((opmods[i] & SM_SEXT) && !(mods.flags & WA_MOD_SDWA))
+            return perr_at(P, opos[i], WA_E_PARSE, "sext() needs the SDWA form ('%s_sdwa')",
+                           wa_isa_mnemonic(op, P->prog->target));
+        if (opmods[i] & SM_SEXT)
+            mods.sext |= (uint8_t)(1u << slot);
+    }
+    if ((mods.flags & WA_MOD_SDWA) && (mods.flags & WA_MOD_DPP))
+        return perr_at(P, mpos, WA_E_PARSE, "an instruction is DPP or SDWA, not both");
     /* Branch targets must be labels; other positions never are. */
     for (unsigned i = 0; i < nops; i++) {
         int wants_label = (info->operands[i].classes & WA_OC_LABEL) != 0;
@@ -912,7 +1086,7 @@ static wa_status parse_instruction(parser *P)
     if (tag == WA_NO_TAG && WA_GROW(P->ctx, P->untagged, P->capuntagged, P->nuntagged + 1))
         return P->status = wa_error_nomem(P->ctx);
     st = wa_program_insert(P->prog, (wa_opcode)op, ops, nops, &mods, tag == WA_NO_TAG ? 0 : tag,
-                           P->line, (unsigned)mpos + 1, &idx);
+                           src_line(P), (unsigned)mpos + 1, &idx);
     if (st)
         return relocate(P, mpos, st);
     if (tag == WA_NO_TAG) {
@@ -1028,7 +1202,7 @@ static wa_status parse_arg(parser *P, size_t dir_at)
     st = wa_program_add_arg(&index, P->prog, &a);
     if (st)
         return relocate(P, at, st);
-    P->prog->args[index].line = P->line;
+    P->prog->args[index].line = src_line(P);
     P->prog->args[index].col = (unsigned)dir_at + 1;
     return WA_OK;
 }
@@ -1106,7 +1280,7 @@ static wa_status parse_comment_item(parser *P)
     if (!text)
         return P->status = wa_error_nomem(P->ctx);
     unsigned idx;
-    wa_status st = wa_program_insert(P->prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, P->line,
+    wa_status st = wa_program_insert(P->prog, WA_OP_COMMENT, NULL, 0, NULL, WA_NO_TAG, src_line(P),
                                      (unsigned)P->pos, &idx);
     if (st)
         return P->status = st;
@@ -1134,7 +1308,7 @@ static wa_status parse_kernel_start(parser *P)
     if (!wa_kernel_name_valid(name))
         return perr_at(P, npos, WA_E_PARSE, "kernel name '%s' is not a valid global symbol", name);
     P->prog->name = name;
-    P->prog->header_line = P->line;
+    P->prog->header_line = src_line(P);
     P->in_kernel = P->seen_kernel = 1;
     return WA_OK;
 }
@@ -1204,7 +1378,7 @@ static wa_status parse_line(parser *P)
         if (!at_line_end(P))
             return PERR(P, "unexpected '%c' after label", cur(P));
         wa_operand o = wa_opnd_label(l);
-        st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, P->line,
+        st = wa_program_insert(P->prog, WA_OP_LABEL, &o, 1, NULL, WA_NO_TAG, src_line(P),
                                (unsigned)save + 1, NULL);
         if (st)
             return relocate(P, save, st);
@@ -1267,6 +1441,12 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
         return WA_E_INVALID;
     *out = NULL;
     wa_diag_reset(ctx);
+    return wa_parse_mapped(out, ctx, text, len, file_name, NULL, 0);
+}
+
+wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, size_t len,
+                          const char *file_name, const unsigned *line_map, unsigned nlines)
+{
     wa_program *prog = NULL;
     wa_status st = wa_program_create(&prog, ctx, "unnamed");
     if (st)
@@ -1288,6 +1468,8 @@ wa_status wa_program_parse(wa_program **out, wa_context *ctx, const char *text, 
     P->file = prog->file;
     P->text = text ? text : "";
     P->len = len;
+    P->line_map = line_map;
+    P->nmap = nlines;
     build_hash(P);
     st = parse_all(P);
     wa_mem_free(ctx, P->untagged);

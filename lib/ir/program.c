@@ -278,20 +278,31 @@ static int mods_eq(const wa_mods *a, const wa_mods *b)
            a->cbsz == b->cbsz && a->abid == b->abid && a->blgp == b->blgp &&
            a->op_sel == b->op_sel && a->op_sel_hi == b->op_sel_hi && a->vmcnt == b->vmcnt &&
            a->lgkmcnt == b->lgkmcnt && a->expcnt == b->expcnt && a->dpp_ctrl == b->dpp_ctrl &&
-           a->row_mask == b->row_mask && a->bank_mask == b->bank_mask;
+           a->row_mask == b->row_mask && a->bank_mask == b->bank_mask && a->neg == b->neg &&
+           a->abs == b->abs && a->neg_hi == b->neg_hi && a->omod == b->omod &&
+           a->dst_sel == b->dst_sel && a->dst_unused == b->dst_unused &&
+           a->src0_sel == b->src0_sel && a->src1_sel == b->src1_sel && a->sext == b->sext;
 }
 
-/* A host's wa_mods as the current version: a version-1 struct is read only up to
+/* A host's wa_mods as the current version: an older struct is read only up to
    its end (the host's struct has no later fields); the rest takes the defaults. */
 static wa_mods mods_import(const wa_mods *m)
 {
     wa_mods out = WA_MODS_INIT;
-    size_t n = m->version >= 2 ? sizeof(wa_mods) : offsetof(wa_mods, dpp_ctrl);
+    size_t n = m->version >= 3 ? sizeof(wa_mods)
+             : m->version == 2 ? offsetof(wa_mods, neg)
+                               : offsetof(wa_mods, dpp_ctrl);
     memcpy(&out, m, n);
     out.version = WA_MODS_VERSION;
+    memset(out.reserved, 0, sizeof(out.reserved));
     if (!(out.flags & WA_MOD_DPP)) { /* DPP fields mean nothing without DPP */
         out.dpp_ctrl = 0;
         out.row_mask = out.bank_mask = 0xF;
+    }
+    if (!(out.flags & WA_MOD_SDWA)) { /* nor SDWA fields without SDWA */
+        out.dst_sel = out.src0_sel = out.src1_sel = WA_SDWA_DWORD;
+        out.dst_unused = WA_SDWA_UNUSED_PRESERVE;
+        out.sext = 0;
     }
     return out;
 }
@@ -504,6 +515,9 @@ const char *wa_arg_kind_name(wa_arg_kind kind)
         "hidden_remainder_x", "hidden_remainder_y", "hidden_remainder_z",
         "hidden_global_offset_x", "hidden_global_offset_y", "hidden_global_offset_z",
         "hidden_grid_dims", "hidden_dynamic_lds_size", "hidden_none",
+        "hidden_printf_buffer", "hidden_hostcall_buffer", "hidden_default_queue",
+        "hidden_completion_action", "hidden_multigrid_sync_arg", "hidden_heap_v1",
+        "hidden_private_base", "hidden_shared_base", "hidden_queue_ptr",
     };
     return (unsigned)kind < WA_ARG_KIND_COUNT_ ? names[kind] : NULL;
 }
@@ -873,7 +887,10 @@ static int mods_default(const wa_mods *m)
            m->cbsz == d.cbsz && m->abid == d.abid && m->blgp == d.blgp && m->op_sel == d.op_sel &&
            m->op_sel_hi == d.op_sel_hi && m->vmcnt == d.vmcnt && m->lgkmcnt == d.lgkmcnt &&
            m->expcnt == d.expcnt && m->dpp_ctrl == d.dpp_ctrl && m->row_mask == d.row_mask &&
-           m->bank_mask == d.bank_mask;
+           m->bank_mask == d.bank_mask && m->neg == d.neg && m->abs == d.abs &&
+           m->neg_hi == d.neg_hi && m->omod == d.omod && m->dst_sel == d.dst_sel &&
+           m->dst_unused == d.dst_unused && m->src0_sel == d.src0_sel &&
+           m->src1_sel == d.src1_sel && m->sext == d.sext;
 }
 
 /* Labels and comments are printed without modifiers: they take none. */
@@ -903,11 +920,24 @@ static wa_status check_mods_fields(wa_program *prog, const wa_mods *m, wa_loc lo
         if ((m->flags & WA_MOD_BOUND_CTRL) && !(m->flags & WA_MOD_DPP))
             return wa_error(prog->ctx, WA_E_INVALID, loc, "WA_MOD_BOUND_CTRL without WA_MOD_DPP");
     }
+    if (m->version >= 3) {
+        known |= WA_MOD_CLAMP | WA_MOD_SDWA;
+        if (m->neg > 7 || m->abs > 7 || m->neg_hi > 7 || m->omod > 3 || m->sext > 3)
+            return wa_error(prog->ctx, WA_E_INVALID, loc,
+                            "source modifiers: neg, abs, neg_hi have 3 bits, sext 2, omod 0..3");
+        if ((m->flags & WA_MOD_SDWA) &&
+            (m->dst_sel > 6 || m->src0_sel > 6 || m->src1_sel > 6 || m->dst_unused > 2))
+            return wa_error(prog->ctx, WA_E_INVALID, loc,
+                            "SDWA fields: selects are 0..6 (WA_SDWA_BYTE_0..WA_SDWA_DWORD), "
+                            "dst_unused 0..2");
+        if ((m->flags & WA_MOD_SDWA) && (m->flags & WA_MOD_DPP))
+            return wa_error(prog->ctx, WA_E_INVALID, loc, "an instruction is DPP or SDWA, not both");
+    }
     if (m->flags & ~known)
         return wa_error(prog->ctx, WA_E_INVALID, loc, "unknown modifier flags 0x%x",
                         m->flags & ~known);
-    if (m->op_sel > 7 || m->op_sel_hi > 7)
-        return wa_error(prog->ctx, WA_E_INVALID, loc, "op_sel/op_sel_hi have 3 bits");
+    if (m->op_sel > 15 || m->op_sel_hi > 7)
+        return wa_error(prog->ctx, WA_E_INVALID, loc, "op_sel has 4 bits, op_sel_hi 3");
     if (m->vmcnt < -1 || m->lgkmcnt < -1 || m->expcnt < -1)
         return wa_error(prog->ctx, WA_E_INVALID, loc,
                         "waitcnt fields are -1 (no wait) or a non-negative count");

@@ -260,10 +260,14 @@ static void check_attributes(vstate *V)
         else if (a->offset % a->align)
             verr(V, aloc, "argument %u '%s': offset %u is not a multiple of its alignment %u", i,
                  nm, a->offset, a->align);
-        if ((a->kind == WA_ARG_GLOBAL_BUFFER || a->kind == WA_ARG_DYNAMIC_SHARED_POINTER) &&
-            a->size != 8)
-            verr(V, aloc, "argument %u '%s': pointer arguments are 8 bytes, not %u", i, nm,
+        /* global pointers are 64-bit; an LDS pointer is 32-bit (LLVM writes 4), a
+           generic one 64-bit */
+        if (a->kind == WA_ARG_GLOBAL_BUFFER && a->size != 8)
+            verr(V, aloc, "argument %u '%s': global pointer arguments are 8 bytes, not %u", i, nm,
                  a->size);
+        if (a->kind == WA_ARG_DYNAMIC_SHARED_POINTER && a->size != 4 && a->size != 8)
+            verr(V, aloc, "argument %u '%s': dynamic shared pointers are 4 bytes (8 as a generic pointer), not %u",
+                 i, nm, a->size);
         if ((unsigned long long)a->offset + a->size > 65536ull)
             verr(V, aloc, "argument %u '%s' ends past the 64 KiB kernarg segment limit", i, nm);
         for (; k < npairs && pairs[k].later == i; k++) {
@@ -355,31 +359,14 @@ static void check_alignment(vstate *V, const wa_instr *in, const wa_isa_info *in
     }
 }
 
+static int is_vcc(const wa_operand *o)
+{
+    return o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC;
+}
+
 static int needs_vop3(const wa_instr *in, const wa_isa_info *info)
 {
-    if (info->format != WA_FMT_VOP1 && info->format != WA_FMT_VOP2 && info->format != WA_FMT_VOPC)
-        return info->format == WA_FMT_VOP3 || info->format == WA_FMT_VOP3P;
-    for (unsigned k = 0; k < in->nops; k++) {
-        const wa_isa_operand *spec = &info->operands[k];
-        const wa_operand *o = &in->ops[k];
-        if (spec->role == WA_ROLE_DEF) {
-            /* VOPC writes vcc in its 32-bit form; VOP1/VOP2 write a VGPR. */
-            if (info->format == WA_FMT_VOPC &&
-                !(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
-                return 1;
-            continue;
-        }
-        if (strcmp(spec->name, "src0") == 0)
-            continue;
-        if (strcmp(spec->name, "mask") == 0) {
-            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
-                return 1;
-            continue;
-        }
-        if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
-            return 1;
-    }
-    return 0;
+    return wa_instr_needs_vop3(in, info);
 }
 
 static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *info)
@@ -457,9 +444,21 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
                 verr(V, loc, "%s operand %s: expected an integer", info->mnemonic, spec->name);
                 continue;
             }
+            uint32_t bits;
+            if (cls & WA_OC_KLIT) { /* literal-K: the literal dword, whatever the value */
+                if (!wa_imm_bits32(o, (wa_data_type)spec->type, &bits)) {
+                    verr(V, loc, "%s operand %s: %s does not fit a 32-bit literal", info->mnemonic,
+                         spec->name, otext(V, o, b1, sizeof(b1)));
+                    continue;
+                }
+                if (!literal_seen || bits != literal_bits)
+                    literals++;
+                literal_seen = 1;
+                literal_bits = bits;
+                continue;
+            }
             if ((cls & WA_OC_INLINE) && wa_imm_is_inline(o, (wa_data_type)spec->type))
                 continue;
-            uint32_t bits;
             if (!(cls & WA_OC_LITERAL)) {
                 verr(V, loc, "%s operand %s: %s is not an inline constant (-16..64, +-0.5, +-1.0, +-2.0, +-4.0, 1/(2*pi)) and this position takes no literal",
                      info->mnemonic, spec->name, otext(V, o, b1, sizeof(b1)));
@@ -607,17 +606,12 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)
         verr(V, loc, "%s: blgp must be 0 (for f64 MFMAs the field is the neg modifier on gfx942/gfx950, which is not supported)",
              info->mnemonic);
-    if (info->flags & WA_IF_F8F6F4) {
-        if (m->abid)
-            verr(V, loc, "%s takes no abid", info->mnemonic);
-    } else {
+    if (!(info->flags & WA_IF_F8F6F4)) {
         if (m->cbsz > 7 || m->abid > 15 || m->blgp > 7)
             verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
         else if (m->abid >= (1u << m->cbsz))
             verr(V, loc, "%s: abid %u must be below 2^cbsz = %u", info->mnemonic, m->abid,
                  1u << m->cbsz);
-        if (m->op_sel || m->op_sel_hi)
-            verr(V, loc, "%s takes no op_sel/op_sel_hi", info->mnemonic);
     }
 }
 
@@ -631,118 +625,233 @@ static int dpp_ctrl_valid(unsigned c)
            c == WA_DPP_ROW_HALF_MIRROR || c == WA_DPP_ROW_BCAST15 || c == WA_DPP_ROW_BCAST31;
 }
 
-/* DPP exists for the 32-bit form of VOP1/VOP2 instructions that write a VGPR and
-   read src0 as a VGPR (llvm-mc: not v_readfirstlane, v_accvgpr_mov, the lane swaps,
-   no VOPC on GFX9); every source is a VGPR (the DPP word replaces src0's constant
-   slot, and the 32-bit form takes VGPRs in src1), v_cndmask's mask is vcc. */
+/* DPP (WA_MODOK_DPP rows: the 32-bit form of VOP1/VOP2 instructions that write
+   a VGPR from a VGPR src0; llvm-mc: not v_readfirstlane, v_accvgpr_mov, the lane
+   swaps, no VOPC on GFX9): every source a VGPR (the DPP word replaces src0's
+   constant slot, and the 32-bit form takes VGPRs in src1), the VCC32 positions
+   vcc. The DPP word has neg/abs for src0 and src1; no clamp, omod or op_sel. */
 static void check_dpp(vstate *V, const wa_instr *in, const wa_isa_info *info)
 {
     wa_loc loc = wa_instr_loc(V->prog, in);
     const char *mn = info->mnemonic;
     const wa_mods *m = &in->mods;
-    int form = (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2) &&
-               info->num_operands >= 2 && info->operands[0].role == WA_ROLE_DEF &&
-               (info->operands[0].classes & WA_OC_VGPR) && info->operands[1].role == WA_ROLE_USE &&
-               (info->operands[1].classes & WA_OC_VGPR);
-    if (!form) {
-        verr(V, loc, "%s has no DPP form (DPP applies to VOP1/VOP2 instructions writing a VGPR from a VGPR src0)",
-             mn);
-        return;
-    }
     if (!dpp_ctrl_valid(m->dpp_ctrl))
         verr(V, loc, "%s: DPP control 0x%x is not one of quad_perm, row_shl/shr/ror:1..15, wave_shl/rol/shr/ror:1, row_mirror, row_half_mirror, row_bcast:15/31",
              mn, m->dpp_ctrl);
     if (m->row_mask > 15 || m->bank_mask > 15)
         verr(V, loc, "%s: row_mask and bank_mask have 4 bits", mn);
+    if ((m->flags & WA_MOD_CLAMP) || m->omod || m->op_sel)
+        verr(V, loc, "%s with DPP takes no clamp, output modifier or op_sel", mn);
     char b1[64];
     for (unsigned k = 1; k < in->nops && k < info->num_operands; k++) {
         const wa_operand *o = &in->ops[k];
-        const char *name = info->operands[k].name;
-        if (strcmp(name, "mask") == 0) {
-            if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC))
-                verr(V, loc, "%s with DPP: the mask must be vcc (32-bit form), not %s", mn,
+        const wa_isa_operand *spec = &info->operands[k];
+        if (spec->classes & WA_OC_VCC32) {
+            if (!is_vcc(o))
+                verr(V, loc, "%s with DPP: %s must be vcc (32-bit form), not %s", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
             continue;
         }
         if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
-            verr(V, loc, "%s with DPP: %s must be a VGPR, not %s (%s)", mn, name, kind_word(o),
-                 otext(V, o, b1, sizeof(b1)));
+            verr(V, loc, "%s with DPP: %s must be a VGPR, not %s (%s)", mn, spec->name,
+                 kind_word(o), otext(V, o, b1, sizeof(b1)));
     }
     if (!(is_reg(&in->ops[0]) && in->ops[0].reg_class == WA_REG_VGPR))
         verr(V, loc, "%s with DPP: the destination must be a VGPR", mn);
 }
 
+/* SDWA (WA_MODOK_SDWA rows, the 32-bit VOP1/VOP2/VOPC forms): src0 and src1 are
+   VGPRs, SGPRs or inline constants (no literal); the destination a VGPR, or for
+   compares vcc or an SGPR pair; selects in range. */
+static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
+{
+    wa_loc loc = wa_instr_loc(V->prog, in);
+    const char *mn = info->mnemonic;
+    const wa_mods *m = &in->mods;
+    if (m->dst_sel > WA_SDWA_DWORD || m->src0_sel > WA_SDWA_DWORD ||
+        m->src1_sel > WA_SDWA_DWORD || m->dst_unused > WA_SDWA_UNUSED_PRESERVE)
+        verr(V, loc, "%s: SDWA selects are BYTE_0..3, WORD_0..1 or DWORD and dst_unused "
+                     "UNUSED_PAD, UNUSED_SEXT or UNUSED_PRESERVE", mn);
+    if (m->op_sel)
+        verr(V, loc, "%s with SDWA takes no op_sel", mn);
+    /* the SDWA form has an output modifier for a float result only */
+    wa_data_type dt = info->num_operands ? (wa_data_type)info->operands[0].type : WA_TY_NONE;
+    if (m->omod && dt != WA_TY_F32 && dt != WA_TY_F16 && dt != WA_TY_F64 && dt != WA_TY_BF16)
+        verr(V, loc, "%s with SDWA takes no output modifier (mul:2, mul:4, div:2): its result "
+                     "is not a float", mn);
+    if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
+        verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
+    /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
+       (float sources) have no sext */
+    if (m->sext && (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
+        verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
+    if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
+                                        m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
+        verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
+    if (wa_source_count(info) < 2 && m->src1_sel != WA_SDWA_DWORD)
+        verr(V, loc, "%s has no src1 to select from", mn);
+    char b1[64];
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        const wa_operand *o = &in->ops[k];
+        const wa_isa_operand *spec = &info->operands[k];
+        if (spec->classes & WA_OC_VCC32) {
+            if (!is_vcc(o) && spec->role != WA_ROLE_DEF)
+                verr(V, loc, "%s with SDWA: %s must be vcc, not %s", mn, spec->name,
+                     otext(V, o, b1, sizeof(b1)));
+            continue;
+        }
+        if (spec->role != WA_ROLE_USE) {
+            if (!(is_reg(o) && o->reg_class == WA_REG_VGPR))
+                verr(V, loc, "%s with SDWA: the destination must be a VGPR", mn);
+            continue;
+        }
+        if (o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM) {
+            if (!wa_imm_is_inline(o, (wa_data_type)spec->type))
+                verr(V, loc, "%s with SDWA: %s takes no literal (%s)", mn, spec->name,
+                     otext(V, o, b1, sizeof(b1)));
+        } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
+            verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
+                 spec->name);
+        }
+    }
+}
+
 /* ---- modifiers ---------------------------------------------------------------------------------- */
 
+/* The range of offset:N per format (field widths of the encodings). */
+static void offset_range(const wa_isa_info *info, long long *lo, long long *hi)
+{
+    switch (info->format) {
+    case WA_FMT_MUBUF:
+    case WA_FMT_FLAT: *lo = 0; *hi = 4095; break;
+    case WA_FMT_GLOBAL:
+    case WA_FMT_SCRATCH: *lo = -4096; *hi = 4095; break;
+    case WA_FMT_DS: *lo = 0; *hi = (info->flags & WA_IF_DS_2ADDR) ? 255 : 65535; break;
+    case WA_FMT_SMEM:
+        *lo = (info->flags & WA_IF_SMEM_BUFFER) ? 0 : -1048576;
+        *hi = 1048575;
+        break;
+    default: *lo = *hi = 0; break;
+    }
+}
+
+static const struct {
+    unsigned flag, ok;
+    const char *name;
+} mod_flags[] = {
+    { WA_MOD_OFFEN, WA_MODOK_OFFEN, "offen" },
+    { WA_MOD_IDXEN, WA_MODOK_IDXEN, "idxen" },
+    { WA_MOD_GLC, WA_MODOK_GLC, "glc/sc0" },
+    { WA_MOD_SLC, WA_MODOK_SLC, "slc/nt" },
+    { WA_MOD_SCC, WA_MODOK_SC1, "scc/sc1" },
+    { WA_MOD_LDS, WA_MODOK_LDS, "lds" },
+    { WA_MOD_DPP, WA_MODOK_DPP, "DPP" },
+    { WA_MOD_BOUND_CTRL, WA_MODOK_DPP, "bound_ctrl" },
+    { WA_MOD_CLAMP, WA_MODOK_CLAMP, "clamp" },
+    { WA_MOD_SDWA, WA_MODOK_SDWA, "SDWA" },
+};
+
+/* Every modifier must be one the row allows (wa_isa_info.mods_ok); fields are
+   checked against the format's ranges and the row's sources. */
 static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
 {
     wa_loc loc = wa_instr_loc(V->prog, in);
     const wa_mods *m = &in->mods;
-    unsigned allowed = 0;
+    const unsigned ok = info->mods_ok;
     const char *mn = info->mnemonic;
-    switch (info->format) {
-    case WA_FMT_MUBUF:
-        allowed = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC | WA_MOD_LDS;
-        if (m->offset < 0 || m->offset > 4095)
-            verr(V, loc, "%s: offset %d out of range (0..4095)", mn, m->offset);
-        break;
-    case WA_FMT_GLOBAL:
-        allowed = WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC;
-        if (m->offset < -4096 || m->offset > 4095)
-            verr(V, loc, "%s: offset %d out of range (-4096..4095)", mn, m->offset);
-        break;
-    case WA_FMT_SMEM:
-        allowed = WA_MOD_GLC;
-        if (m->offset)
-            verr(V, loc, "%s: the offset is an operand, not an offset: modifier", mn);
-        break;
-    case WA_FMT_DS:
-        if (info->flags & WA_IF_DS_2ADDR) {
-            if (m->offset < 0 || m->offset > 255 || m->offset1 < 0 || m->offset1 > 255)
-                verr(V, loc, "%s: offset0/offset1 must be 0..255 (units of the element size)", mn);
-        } else if (m->offset < 0 || m->offset > 65535) {
-            verr(V, loc, "%s: offset %d out of range (0..65535)", mn, m->offset);
-        }
-        break;
-    case WA_FMT_VOP1:
-    case WA_FMT_VOP2:
-        allowed = WA_MOD_DPP | WA_MOD_BOUND_CTRL;
-        if (m->offset)
-            verr(V, loc, "%s takes no offset", mn);
-        break;
-    default:
-        if (m->offset)
-            verr(V, loc, "%s takes no offset", mn);
-        break;
+    unsigned known = 0;
+    for (unsigned i = 0; i < sizeof(mod_flags) / sizeof(mod_flags[0]); i++) {
+        known |= mod_flags[i].flag;
+        if ((m->flags & mod_flags[i].flag) && !(ok & mod_flags[i].ok))
+            verr(V, loc, "%s takes no %s modifier", mn, mod_flags[i].name);
     }
-    if ((m->flags & WA_MOD_DPP) && (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2))
-        check_dpp(V, in, info);
-    else if (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2)
-        allowed = 0;
-    if (!(info->flags & WA_IF_DS_2ADDR) && m->offset1)
-        verr(V, loc, "%s takes no offset1", mn);
+    if (m->flags & ~known)
+        verr(V, loc, "%s: unknown modifier flags 0x%x", mn, m->flags & ~known);
+    if ((m->flags & WA_MOD_DPP) && (m->flags & WA_MOD_SDWA))
+        verr(V, loc, "%s: DPP and SDWA exclude each other", mn);
+
+    /* Offsets. */
+    if (m->offset || m->offset1) {
+        long long lo, hi;
+        offset_range(info, &lo, &hi);
+        if (!(ok & (WA_MODOK_OFFSET | WA_MODOK_OFFSET01)))
+            verr(V, loc, "%s takes no offset", mn);
+        else if (m->offset < lo || m->offset > hi)
+            verr(V, loc, "%s: offset%s %d out of range (%lld..%lld)", mn,
+                 (ok & WA_MODOK_OFFSET01) ? "0" : "", m->offset, lo, hi);
+        if (m->offset1 && !(ok & WA_MODOK_OFFSET01))
+            verr(V, loc, "%s takes no offset1", mn);
+        else if (m->offset1 < lo || m->offset1 > hi)
+            verr(V, loc, "%s: offset1 %d out of range (%lld..%lld)", mn, m->offset1, lo, hi);
+    }
+    /* SMEM: offset:N is the immediate added to an SGPR soffset (the soe form);
+       with an immediate soffset the operand is the offset. */
+    if (info->format == WA_FMT_SMEM && m->offset)
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++)
+            if (info->operands[k].name && strcmp(info->operands[k].name, "soffset") == 0 &&
+                (in->ops[k].kind == WA_OPND_IMM || in->ops[k].kind == WA_OPND_FIMM))
+                verr(V, loc, "%s: offset:%d needs an SGPR %s (with an immediate %s, the operand is the offset)",
+                     mn, m->offset, info->operands[k].name, info->operands[k].name);
     if ((m->flags & WA_MOD_LDS) && !(info->flags & WA_IF_LDS_DMA))
         verr(V, loc, "%s has no lds form", mn);
     if ((info->flags & WA_IF_LDS_DMA) && !(m->flags & WA_MOD_LDS))
         verr(V, loc, "%s (lds form) needs the lds modifier", mn);
-    if (m->flags & ~allowed & ~(unsigned)WA_MOD_LDS)
-        verr(V, loc, "%s: modifier%s not valid for this instruction", mn,
-             (m->flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)) && info->format != WA_FMT_MUBUF
-                 ? " offen/idxen"
-             : (m->flags & ~allowed & (WA_MOD_DPP | WA_MOD_BOUND_CTRL))
-                 ? " DPP"
-                 : " (cache policy)");
-    if (info->format != WA_FMT_MAI && (m->cbsz || m->abid || m->blgp || m->op_sel || m->op_sel_hi))
-        verr(V, loc, "%s takes no cbsz/abid/blgp/op_sel", mn);
-    const unsigned known = WA_MOD_OFFEN | WA_MOD_IDXEN | WA_MOD_GLC | WA_MOD_SLC | WA_MOD_SCC |
-                           WA_MOD_LDS | WA_MOD_DPP | WA_MOD_BOUND_CTRL;
-    if (m->flags & ~known)
-        verr(V, loc, "%s: unknown modifier flags 0x%x", mn, m->flags & ~known);
-    if (m->op_sel > 7 || m->op_sel_hi > 7)
-        verr(V, loc, "%s: op_sel/op_sel_hi have 3 bits", mn);
+
+    /* MFMA broadcast controls. */
+    if ((m->cbsz && !(ok & WA_MODOK_CBSZ)) || (m->abid && !(ok & WA_MODOK_ABID)) ||
+        (m->blgp && !(ok & WA_MODOK_BLGP)))
+        verr(V, loc, "%s takes no %s", mn,
+             m->cbsz && !(ok & WA_MODOK_CBSZ) ? "cbsz" : m->abid && !(ok & WA_MODOK_ABID) ? "abid" : "blgp");
+
+    /* Source modifiers, op_sel, output modifiers. */
+    unsigned nsrc = wa_source_count(info);
+    unsigned srcmask = (1u << (nsrc < 3 ? nsrc : 3)) - 1u;
+    if (info->format == WA_FMT_MAI)
+        srcmask = 7u; /* neg:[a,b,c] and the scale selects have three entries */
+    if (m->op_sel && !(ok & WA_MODOK_OPSEL))
+        verr(V, loc, "%s takes no op_sel", mn);
+    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u)))
+        verr(V, loc, "%s: op_sel 0x%x selects a source the instruction does not have", mn,
+             m->op_sel);
+    if (m->op_sel_hi && !(ok & WA_MODOK_OPSEL_HI))
+        verr(V, loc, "%s takes no op_sel_hi", mn);
+    else if (m->op_sel_hi & ~srcmask)
+        verr(V, loc, "%s: op_sel_hi 0x%x selects a source the instruction does not have", mn,
+             m->op_sel_hi);
+    if ((m->neg && !(ok & WA_MODOK_NEG)) || (m->abs && !(ok & WA_MODOK_ABS)) ||
+        (m->neg_hi && !(ok & WA_MODOK_NEG_HI)))
+        verr(V, loc, "%s takes no %s source modifier", mn,
+             m->neg && !(ok & WA_MODOK_NEG) ? (wa_mods_as_lists(info) ? "neg_lo/neg" : "neg (-)")
+             : m->abs && !(ok & WA_MODOK_ABS) ? "abs (|..|)" : "neg_hi");
+    else if ((m->neg | m->abs | m->neg_hi) & ~srcmask)
+        verr(V, loc, "%s: a source modifier names a source the instruction does not have", mn);
+    else if (!wa_mods_as_lists(info))
+        for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+            int slot = wa_source_slot(info, k);
+            if (slot < 0 || !((m->neg | m->abs) >> slot & 1u))
+                continue;
+            if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
+                verr(V, loc, "%s: operand %s takes no source modifier", mn,
+                     info->operands[k].name);
+        }
+    if (m->omod && !(ok & WA_MODOK_OMOD))
+        verr(V, loc, "%s takes no output modifier (mul:2, mul:4, div:2)", mn);
+    else if (m->omod > 3)
+        verr(V, loc, "%s: output modifier %u out of range", mn, m->omod);
+    if (m->sext && !(m->flags & WA_MOD_SDWA))
+        verr(V, loc, "%s: sext() needs the SDWA form", mn);
+    else if (m->sext & ~srcmask & 3u)
+        verr(V, loc, "%s: sext names a source the instruction does not have", mn);
+
+    if ((m->flags & WA_MOD_DPP) && (ok & WA_MODOK_DPP))
+        check_dpp(V, in, info);
+    if ((m->flags & WA_MOD_SDWA) && (ok & WA_MODOK_SDWA))
+        check_sdwa(V, in, info);
+
+    /* s_waitcnt fields. */
     if (m->vmcnt < -1 || m->lgkmcnt < -1 || m->expcnt < -1)
         verr(V, loc, "%s: waitcnt fields are -1 (no wait) or a count", mn);
-    if (info->flags & WA_IF_WAITCNT) {
+    if (ok & WA_MODOK_WAITCNT) {
         if (m->vmcnt > 63 || m->lgkmcnt > 15 || m->expcnt > 7)
             verr(V, loc, "s_waitcnt: vmcnt must be 0..63, lgkmcnt 0..15, expcnt 0..7 on %s",
                  wa_target_name(V->target));

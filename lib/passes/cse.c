@@ -32,20 +32,11 @@
 #define MODS_TAIL_WORDS ((sizeof(wa_mods) - MODS_KNOWN + 7u) / 8u)
 #define CSE_KEY_WORDS (5u + MODS_TAIL_WORDS + 2u * WA_ISA_MAX_OPERANDS)
 
-/* Opcodes whose sources may be swapped without changing the result, for the
-   key only (operands are never reordered in the program). Integer operations
-   only: float add/mul/min/max may propagate a different NaN or signed zero
-   depending on operand order. */
-static const unsigned short commutative_ops[] = {
-    WA_OP_V_ADD_U32, WA_OP_V_AND_B32, WA_OP_V_OR_B32, WA_OP_V_XOR_B32,
-    WA_OP_V_MAX_U32, WA_OP_V_MIN_U32, WA_OP_V_MUL_LO_U32, WA_OP_V_MUL_HI_U32,
-    WA_OP_V_ADD3_U32, WA_OP_V_OR3_B32, WA_OP_S_MUL_I32, WA_OP_S_MUL_HI_U32,
-};
-
 /* Per-opcode facts derived from the ISA table once per run. */
 #define OPF_PURE 0x1u    /* a pure computation with one destination */
 #define OPF_EXEC 0x2u    /* reads EXEC implicitly (VALU): the key carries the epoch */
-#define OPF_COMM 0x4u    /* sources commute (commutative_ops) */
+#define OPF_COMM 0x4u    /* src0 and src1 commute (WA_IF_COMMUTATIVE; for the key only:
+                            operands are never reordered in the program) */
 
 enum { ST_KEEP = 0, ST_HOISTED, ST_GONE };
 
@@ -134,6 +125,8 @@ static unsigned op_facts(unsigned op)
     unsigned f = OPF_PURE;
     if (info->implicit_uses & WA_IMPL_EXEC)
         f |= OPF_EXEC;
+    if (info->flags & WA_IF_COMMUTATIVE)
+        f |= OPF_COMM;
     return f;
 }
 
@@ -815,12 +808,12 @@ static int retarget_branches(cse *c, unsigned l, unsigned h, const wa_label *lab
         if (reachable(c, p) && loop_contains(c, l, g->block_loop[p]))
             continue;
         wa_instr *t = &prog->instrs[g->last[p]];
-        if (!(wa_isa(t->op)->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) || !t->nops ||
-            t->ops[0].kind != WA_OPND_LABEL || t->ops[0].id != hl->ops[0].id)
+        int lk = wa_branch_label_index(t);
+        if (lk < 0 || t->ops[lk].id != hl->ops[0].id)
             continue;
         any = 1;
         if (lab)
-            t->ops[0].id = *lab;
+            t->ops[lk].id = *lab;
     }
     return any;
 }
@@ -1024,8 +1017,6 @@ static wa_status run(cse *c, unsigned flags)
     unsigned n = c->n = prog->ninstrs, nv = c->nv = prog->nvregs;
     for (unsigned op = 0; op < WA_OP_COUNT_; op++)
         c->opf[op] = (uint8_t)op_facts(op);
-    for (unsigned k = 0; k < sizeof(commutative_ops) / sizeof(commutative_ops[0]); k++)
-        c->opf[commutative_ops[k]] |= OPF_COMM;
     c->vstate = wa_tmp_calloc(ctx, nv + 1, 1);
     c->vdef = wa_tmp_alloc(ctx, (nv + 1) * sizeof(unsigned));
     c->rep = wa_tmp_alloc(ctx, (nv + 1) * sizeof(unsigned));

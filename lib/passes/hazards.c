@@ -398,6 +398,19 @@ static wa_status seed_entry(hz_pass *P, unsigned b)
 
 /* ---- the scan --------------------------------------------------------------------------- */
 
+/* H35: the SMEM clause before item i in program order, cut where a wait state
+   is already decided (it breaks the clause), conflicts with i. */
+static int smem_clause_needs_break(const hz_pass *P, unsigned i)
+{
+    unsigned clause[WA_HZ_CLAUSE_MAX];
+    unsigned n = wa_hz_smem_clause_before(P->prog, i, clause, WA_HZ_CLAUSE_MAX);
+    unsigned from = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (P->pad[clause[k]])
+            from = k;
+    return n > from && wa_hz_smem_clause_conflict(P->prog, clause + from, n - from, i);
+}
+
 static wa_status scan_block(hz_pass *P, unsigned b)
 {
     /* the previous block's events are out of reach */
@@ -422,6 +435,10 @@ static wa_status scan_block(hz_pass *P, unsigned b)
                 P->pad[i] = (uint8_t)need;
                 P->t += (unsigned)need;
             }
+        }
+        if (info->format == WA_FMT_SMEM && !P->pad[i] && smem_clause_needs_break(P, i)) {
+            P->pad[i] = 1;
+            P->t += 1;
         }
         P->t += P->ws[i];
         st = record(P, in, info, acc, nacc, P->t);

@@ -18,12 +18,16 @@
    A field at its maximum retires nothing (a saturated counter reads the
    maximum whatever is outstanding), so no wait above maximum - 1 is emitted.
 
-   Besides register units the scoreboard has four pseudo units: the newest
+   Besides register units the scoreboard has five pseudo units: the newest
    LDS-DMA (a DS instruction waits for it: the DMA writes LDS when it
    completes), the newest vector store or atomic and the newest DS operation
    (what s_barrier waits for, see the flags, and what keeps the wave's own
-   accesses to one memory in program order across queues), and the newest
-   scalar load (whether the lgkm queue is out of order).
+   accesses to one memory in program order across queues), the newest scalar
+   memory operation (whether the lgkm queue is out of order), and the newest
+   scalar store or atomic: scalar memory completes in any order, so every later
+   memory access waits for it (lgkmcnt(0)), and it waits for the scalar loads
+   before it. A scalar store reads its data when it issues (no wait before the
+   data register is rewritten); a returning atomic (glc) writes its sdata.
 
    Control flow: forward dataflow over the CFG in reverse post-order to a fixed
    point (see "block states" below). States are sparse: only the units with a
@@ -42,7 +46,7 @@
 #include <stdio.h>
 
 /* Pseudo units (tracked indices 0..3); register units follow. */
-enum { PU_DMA = 0, PU_VMSTORE, PU_DS, PU_SMEM, PU_COUNT };
+enum { PU_DMA = 0, PU_VMSTORE, PU_DS, PU_SMEM, PU_SMSTORE, PU_COUNT };
 
 /* Queues of an instruction (a bit set). */
 #define Q_VM 0x1u
@@ -408,13 +412,22 @@ static wa_status run_block(W *w, unsigned b, int emit)
             require(w, PU_SMEM, Q_SM, &need);
         if (info->flags & WA_IF_LDS_DMA)
             require(w, PU_DS, Q_DS, &need);
+        /* scalar memory completes in any order: a scalar store or atomic is
+           waited for before any later memory access, and waits for the scalar
+           loads before it */
+        if (q)
+            require(w, PU_SMSTORE, Q_SM, &need);
+        if ((q & Q_SM) && (info->flags & (WA_IF_STORE | WA_IF_ATOMIC)))
+            require(w, PU_SMEM, Q_SM, &need);
         /* other waves read what this one wrote to LDS (and, with BARRIER_VMEM, to
            memory) once they pass the barrier */
         if ((info->flags & WA_IF_BARRIER) && !(w->flags & WA_WAITCNT_NO_BARRIER)) {
             require(w, PU_DS, Q_DS, &need);
             require(w, PU_DMA, Q_VM, &need);
-            if (w->flags & WA_WAITCNT_BARRIER_VMEM)
+            if (w->flags & WA_WAITCNT_BARRIER_VMEM) {
                 require(w, PU_VMSTORE, Q_VM, &need);
+                require(w, PU_SMSTORE, Q_SM, &need);
+            }
         }
         if (need.vm >= 0 || need.lgkm >= 0) {
             if (emit) {
@@ -468,6 +481,8 @@ static wa_status run_block(W *w, unsigned b, int emit)
             stamp_unit(w, PU_DS, Q_DS);
         if (q & Q_SM)
             stamp_unit(w, PU_SMEM, Q_SM);
+        if ((q & Q_SM) && (info->flags & (WA_IF_STORE | WA_IF_ATOMIC)))
+            stamp_unit(w, PU_SMSTORE, Q_SM);
     }
     return WA_OK;
 }

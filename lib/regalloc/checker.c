@@ -259,9 +259,9 @@ static unsigned succs_of(const chk *C, const cfgc *G, unsigned b, unsigned s[2])
     const wa_instr *t = &prog->instrs[last];
     const wa_isa_info *ti = wa_isa(t->op);
     unsigned ns = 0;
-    if ((ti->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) && t->nops && t->ops[0].kind == WA_OPND_LABEL &&
-        G->lbl[t->ops[0].id] != WA_NONE)
-        s[ns++] = G->lbl[t->ops[0].id];
+    int lk = wa_branch_label_index(t);
+    if (lk >= 0 && G->lbl[t->ops[lk].id] != WA_NONE)
+        s[ns++] = G->lbl[t->ops[lk].id];
     if (!(ti->flags & (WA_IF_BRANCH | WA_IF_ENDPGM)) && b + 1 < G->nb && !(ns == 1 && s[0] == b + 1))
         s[ns++] = b + 1;
     return ns;

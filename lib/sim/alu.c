@@ -1,12 +1,11 @@
-/* lib/sim/alu.c — VALU and SALU semantics.
+/* lib/sim/alu.c — VALU semantics (scalar ALU: salu.c).
 
    Vector instructions compute in the lanes EXEC enables and leave the others as
    they were; a result lane is defined when the inputs it reads are. The kernels
    run with IEEE mode on and f32/f16 denormals kept (what the emitter's kernel
    descriptor sets), so float operations are the host's IEEE single-precision
    ones; transcendental results (rcp, exp, log, sqrt) are correctly rounded here,
-   where the hardware may differ by an ulp. Scalar instructions set SCC as the
-   ISA defines for each. */
+   where the hardware may differ by an ulp. */
 #include "sim_internal.h"
 
 #include <math.h>
@@ -576,254 +575,6 @@ static void op_writelane(sim_ctx *c)
     r->def = dv && ds ? r->def | bit : r->def & ~bit;
 }
 
-/* ---- scalar -------------------------------------------------------------------------------- */
-
-static void set_scc(sim_ctx *c, int v, int def)
-{
-    c->w->scc = v != 0;
-    c->w->scc_def = (uint8_t)(def != 0);
-}
-
-static void op_s_mov(sim_ctx *c)
-{
-    int d;
-    uint32_t v = sim_read_s(c, 1, 0, &d);
-    sim_write_s(c, 0, 0, v, d);
-}
-
-static void op_s_mov64(sim_ctx *c)
-{
-    int d;
-    uint64_t v = sim_read_s64(c, 1, &d);
-    sim_write_s64(c, 0, v, d);
-}
-
-static void op_s_movk(sim_ctx *c)
-{
-    sim_write_s(c, 0, 0, (uint32_t)(int32_t)(int16_t)(uint16_t)c->in->ops[1].imm.i, 1);
-}
-
-static void op_s_and_saveexec(sim_ctx *c)
-{
-    int d;
-    uint64_t s = sim_read_s64(c, 1, &d);
-    uint64_t old = c->w->exec;
-    int old_def = c->w->exec_def;
-    sim_write_s64(c, 0, old, old_def);
-    c->w->exec = s & old;
-    c->w->exec_def = (uint8_t)(d && old_def);
-    set_scc(c, c->w->exec != 0, c->w->exec_def);
-}
-
-/* 32-bit SALU with both sources: result and SCC through `f` */
-typedef uint32_t (*sbin_fn)(uint32_t a, uint32_t b, int scc_in, int *scc_out);
-
-static void s_bin(sim_ctx *c, sbin_fn f, int reads_scc, int writes_scc)
-{
-    int da, db;
-    uint32_t a = sim_read_s(c, 1, 0, &da);
-    uint32_t b = sim_read_s(c, 2, 0, &db);
-    int def = da && db && (!reads_scc || c->w->scc_def);
-    int scc = c->w->scc;
-    uint32_t r = f(a, b, c->w->scc, &scc);
-    sim_write_s(c, 0, 0, r, def);
-    if (writes_scc)
-        set_scc(c, scc, def);
-}
-
-#define SBIN(name, rs, ws, expr, sccexpr)                                          \
-    static uint32_t fn_s_##name(uint32_t a, uint32_t b, int si, int *so)           \
-    {                                                                              \
-        uint32_t r = (expr);                                                       \
-        (void)si;                                                                  \
-        *so = (sccexpr);                                                           \
-        return r;                                                                  \
-    }                                                                              \
-    static void op_s_##name(sim_ctx *c) { s_bin(c, fn_s_##name, rs, ws); }
-SBIN(add_u32, 0, 1, a + b, r < a)
-SBIN(sub_u32, 0, 1, a - b, a < b)
-SBIN(add_i32, 0, 1, a + b, ((~(a ^ b) & (a ^ r)) >> 31) != 0)
-SBIN(addc_u32, 1, 1, a + b + (uint32_t)si, ((uint64_t)a + b + (uint64_t)si) >> 32 != 0)
-SBIN(subb_u32, 1, 1, a - b - (uint32_t)si, (uint64_t)a < (uint64_t)b + (uint64_t)si)
-SBIN(min_u32, 0, 1, a < b ? a : b, a < b)
-SBIN(max_u32, 0, 1, a > b ? a : b, a > b)
-SBIN(cselect_b32, 1, 0, si ? a : b, si)
-SBIN(and_b32, 0, 1, a & b, r != 0)
-SBIN(or_b32, 0, 1, a | b, r != 0)
-SBIN(xor_b32, 0, 1, a ^ b, r != 0)
-SBIN(lshl_b32, 0, 1, a << (b & 31), r != 0)
-SBIN(lshr_b32, 0, 1, a >> (b & 31), r != 0)
-SBIN(ashr_i32, 0, 1, (uint32_t)((int32_t)a >> (b & 31)), r != 0)
-SBIN(mul_i32, 0, 0, a * b, si)
-SBIN(bfe_u32, 0, 1, bfe(a, b & 31, (b >> 16) & 0x7Fu), r != 0)
-SBIN(mul_hi_u32, 0, 0, (uint32_t)(((uint64_t)a * b) >> 32), si)
-
-typedef uint64_t (*sbin64_fn)(uint64_t a, uint64_t b, int scc_in);
-
-static void s_bin64(sim_ctx *c, sbin64_fn f, int reads_scc, int writes_scc)
-{
-    int da, db;
-    uint64_t a = sim_read_s64(c, 1, &da);
-    uint64_t b = sim_read_s64(c, 2, &db);
-    int def = da && db && (!reads_scc || c->w->scc_def);
-    uint64_t r = f(a, b, c->w->scc);
-    sim_write_s64(c, 0, r, def);
-    if (writes_scc)
-        set_scc(c, r != 0, def);
-}
-
-#define SBIN64(name, rs, ws, expr)                                                      \
-    static uint64_t fn_s_##name(uint64_t a, uint64_t b, int si)                         \
-    {                                                                                   \
-        (void)si;                                                                       \
-        return (expr);                                                                  \
-    }                                                                                   \
-    static void op_s_##name(sim_ctx *c) { s_bin64(c, fn_s_##name, rs, ws); }
-SBIN64(cselect_b64, 1, 0, si ? a : b)
-SBIN64(and_b64, 0, 1, a & b)
-SBIN64(or_b64, 0, 1, a | b)
-SBIN64(andn2_b64, 0, 1, a & ~b)
-
-static void op_s_lshl_b64(sim_ctx *c)
-{
-    int da, db;
-    uint64_t a = sim_read_s64(c, 1, &da);
-    uint32_t b = sim_read_s(c, 2, 0, &db);
-    uint64_t r = a << (b & 63);
-    sim_write_s64(c, 0, r, da && db);
-    set_scc(c, r != 0, da && db);
-}
-
-typedef int (*scmp_fn)(uint32_t a, uint32_t b);
-
-static void s_cmp(sim_ctx *c, scmp_fn f)
-{
-    int da, db;
-    uint32_t a = sim_read_s(c, 0, 0, &da);
-    uint32_t b = sim_read_s(c, 1, 0, &db);
-    set_scc(c, f(a, b), da && db);
-}
-
-#define SCMP(name, expr)                                             \
-    static int fn_sc_##name(uint32_t a, uint32_t b) { return expr; } \
-    static void op_sc_##name(sim_ctx *c) { s_cmp(c, fn_sc_##name); }
-#define I(x) ((int32_t)(x))
-SCMP(eq_i32, a == b)
-SCMP(lg_i32, a != b)
-SCMP(gt_i32, I(a) > I(b))
-SCMP(ge_i32, I(a) >= I(b))
-SCMP(lt_i32, I(a) < I(b))
-SCMP(le_i32, I(a) <= I(b))
-SCMP(eq_u32, a == b)
-SCMP(lg_u32, a != b)
-SCMP(gt_u32, a > b)
-SCMP(ge_u32, a >= b)
-SCMP(lt_u32, a < b)
-SCMP(le_u32, a <= b)
-#undef I
-
-/* ---- hardware registers ------------------------------------------------------------------------
-
-   MODE is kept per wave (SIM_MODE_DEFAULT at the start); s_setreg may change its
-   float bits, after which float instructions stop with WA_E_UNSUPPORTED until
-   the default is restored (machine.c). STATUS is read-only here and modelled in
-   the bits the wave's state defines: SCC (0), EXECZ (9), VCCZ (10) and VALID
-   (16); a read of any other STATUS bit, of another register, or a write to
-   anything but MODE is reported as unsupported rather than invented. */
-#define STATUS_MODELLED 0x00010601u
-
-static void op_s_getreg(sim_ctx *c)
-{
-    unsigned field = (unsigned)c->in->ops[1].imm.i;
-    unsigned id = WA_HWREG_ID(field), off = WA_HWREG_OFFSET(field), size = WA_HWREG_SIZE(field);
-    uint64_t mask = ((1ull << size) - 1u) << off;
-    sim_wave *w = c->w;
-    uint32_t v;
-    int def = 1;
-    if (id == WA_HWREG_MODE) {
-        v = w->mode;
-    } else if (id == WA_HWREG_STATUS && !(mask & ~(uint64_t)STATUS_MODELLED)) {
-        v = (uint32_t)(w->scc != 0) | (uint32_t)(w->exec == 0) << 9 | (uint32_t)(w->vcc == 0) << 10 |
-            1u << 16;
-        def = (!(mask & 1u) || w->scc_def) && (!(mask & 0x200u) || w->exec_def) &&
-              (!(mask & 0x400u) || w->vcc_def);
-    } else {
-        sim_fail(c, WA_E_UNSUPPORTED, "s_getreg_b32: hwreg id %u bits %u..%u are not modelled", id,
-                 off, off + size - 1 > 31 ? 31 : off + size - 1);
-        return;
-    }
-    sim_write_s(c, 0, 0, (uint32_t)(((uint64_t)v & mask) >> off), def);
-}
-
-static void op_s_setreg(sim_ctx *c)
-{
-    unsigned field = (unsigned)c->in->ops[0].imm.i;
-    unsigned id = WA_HWREG_ID(field), off = WA_HWREG_OFFSET(field), size = WA_HWREG_SIZE(field);
-    uint32_t mask = (uint32_t)(((1ull << size) - 1u) << off);
-    int def = 1;
-    uint32_t v = c->in->ops[1].kind == WA_OPND_IMM ? (uint32_t)c->in->ops[1].imm.i
-                                                   : sim_read_s(c, 1, 0, &def);
-    if (sim_failed(c))
-        return;
-    if (id != WA_HWREG_MODE) {
-        sim_fail(c, WA_E_UNSUPPORTED, "%s: writing hwreg id %u is not modelled", c->info->mnemonic, id);
-        return;
-    }
-    if (!def) {
-        sim_fail(c, WA_E_SIM_FAULT, "%s writes MODE from a register with no defined value",
-                 c->info->mnemonic);
-        return;
-    }
-    uint32_t mode = (c->w->mode & ~mask) | ((v << off) & mask);
-    if ((mode ^ SIM_MODE_DEFAULT) & ~SIM_MODE_FLOAT) {
-        sim_fail(c, WA_E_UNSUPPORTED, "%s: MODE bits 0x%08x (traps, vskip, VGPR indexing...) are not "
-                 "modelled", c->info->mnemonic, (unsigned)((mode ^ SIM_MODE_DEFAULT) & ~SIM_MODE_FLOAT));
-        return;
-    }
-    c->w->mode = mode;
-}
-
-/* ---- M0-relative moves -------------------------------------------------------------------------
-
-   s_movrels: sdst = s[srel + M0]; s_movreld: s[drel + M0] = src0 (the validator
-   keeps the base physical). An index past s101 is a fault. */
-static void op_s_movrel(sim_ctx *c)
-{
-    int rel_src = c->info->operands[1].classes == WA_OC_SGPR; /* s_movrels */
-    unsigned nregs = c->info->operands[0].size, rk = rel_src ? 1u : 0u;
-    const wa_operand *base = &c->in->ops[rk];
-    sim_wave *w = c->w;
-    if (!w->m0_def) {
-        sim_fail(c, WA_E_SIM_FAULT, "%s indexes with M0, which holds no defined value",
-                 c->info->mnemonic);
-        return;
-    }
-    if (base->kind != WA_OPND_PHYS || base->reg_class != WA_REG_SGPR) {
-        sim_fail(c, WA_E_UNSUPPORTED, "%s: the M0-relative base must be a physical SGPR",
-                 c->info->mnemonic);
-        return;
-    }
-    uint64_t first = (uint64_t)base->id + w->m0;
-    if (first + nregs > WA_MAX_SGPR) {
-        sim_fail(c, WA_E_SIM_FAULT, "%s: s%u + M0 (%u) is past s%u", c->info->mnemonic,
-                 (unsigned)base->id, (unsigned)w->m0, WA_MAX_SGPR - 1);
-        return;
-    }
-    wa_operand rel = wa_opnd_phys(WA_REG_SGPR, (unsigned)first, nregs);
-    wa_instr copy = *c->in;
-    wa_operand ops[2] = { c->in->ops[0], c->in->ops[1] };
-    ops[rk] = rel;
-    copy.ops = ops;
-    const wa_instr *orig = c->in;
-    c->in = &copy; /* the same access paths (pending loads, defined bits) on the indexed register */
-    for (unsigned k = 0; k < nregs && !sim_failed(c); k++) {
-        int d;
-        uint32_t v = sim_read_s(c, 1, k, &d);
-        sim_write_s(c, 0, k, v, d);
-    }
-    c->in = orig;
-}
-
 /* ---- DPP --------------------------------------------------------------------------------------
 
    Lane l of an active, unmasked lane reads src0 from lane s (WA_DPP_* in
@@ -986,13 +737,6 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_MUL_F64] = op_mul_f64,
     [WA_OP_V_DOT2_F32_F16] = op_dot2_f16,
     [WA_OP_V_DOT4_I32_I8] = op_dot4_i8,
-    [WA_OP_S_GETREG_B32] = op_s_getreg,
-    [WA_OP_S_SETREG_B32] = op_s_setreg,
-    [WA_OP_S_SETREG_IMM32_B32] = op_s_setreg,
-    [WA_OP_S_MOVRELS_B32] = op_s_movrel,
-    [WA_OP_S_MOVRELS_B64] = op_s_movrel,
-    [WA_OP_S_MOVRELD_B32] = op_s_movrel,
-    [WA_OP_S_MOVRELD_B64] = op_s_movrel,
     [WA_OP_V_MUL_LO_U32] = op_mul_lo,
     [WA_OP_V_MUL_HI_U32] = op_mul_hi,
     [WA_OP_V_MBCNT_LO_U32_B32] = op_mbcnt_lo,
@@ -1013,44 +757,6 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_WRITELANE_B32] = op_writelane,
     [WA_OP_V_ACCVGPR_READ_B32] = op_mov,
     [WA_OP_V_ACCVGPR_WRITE_B32] = op_mov,
-    [WA_OP_S_MOV_B32] = op_s_mov,
-    [WA_OP_S_MOV_B64] = op_s_mov64,
-    [WA_OP_S_AND_SAVEEXEC_B64] = op_s_and_saveexec,
-    [WA_OP_S_MOVK_I32] = op_s_movk,
-    [WA_OP_S_ADD_U32] = op_s_add_u32,
-    [WA_OP_S_SUB_U32] = op_s_sub_u32,
-    [WA_OP_S_ADD_I32] = op_s_add_i32,
-    [WA_OP_S_ADDC_U32] = op_s_addc_u32,
-    [WA_OP_S_SUBB_U32] = op_s_subb_u32,
-    [WA_OP_S_MIN_U32] = op_s_min_u32,
-    [WA_OP_S_MAX_U32] = op_s_max_u32,
-    [WA_OP_S_CSELECT_B32] = op_s_cselect_b32,
-    [WA_OP_S_AND_B32] = op_s_and_b32,
-    [WA_OP_S_OR_B32] = op_s_or_b32,
-    [WA_OP_S_XOR_B32] = op_s_xor_b32,
-    [WA_OP_S_LSHL_B32] = op_s_lshl_b32,
-    [WA_OP_S_LSHR_B32] = op_s_lshr_b32,
-    [WA_OP_S_ASHR_I32] = op_s_ashr_i32,
-    [WA_OP_S_MUL_I32] = op_s_mul_i32,
-    [WA_OP_S_BFE_U32] = op_s_bfe_u32,
-    [WA_OP_S_MUL_HI_U32] = op_s_mul_hi_u32,
-    [WA_OP_S_CSELECT_B64] = op_s_cselect_b64,
-    [WA_OP_S_AND_B64] = op_s_and_b64,
-    [WA_OP_S_OR_B64] = op_s_or_b64,
-    [WA_OP_S_ANDN2_B64] = op_s_andn2_b64,
-    [WA_OP_S_LSHL_B64] = op_s_lshl_b64,
-    [WA_OP_S_CMP_EQ_I32] = op_sc_eq_i32,
-    [WA_OP_S_CMP_LG_I32] = op_sc_lg_i32,
-    [WA_OP_S_CMP_GT_I32] = op_sc_gt_i32,
-    [WA_OP_S_CMP_GE_I32] = op_sc_ge_i32,
-    [WA_OP_S_CMP_LT_I32] = op_sc_lt_i32,
-    [WA_OP_S_CMP_LE_I32] = op_sc_le_i32,
-    [WA_OP_S_CMP_EQ_U32] = op_sc_eq_u32,
-    [WA_OP_S_CMP_LG_U32] = op_sc_lg_u32,
-    [WA_OP_S_CMP_GT_U32] = op_sc_gt_u32,
-    [WA_OP_S_CMP_GE_U32] = op_sc_ge_u32,
-    [WA_OP_S_CMP_LT_U32] = op_sc_lt_u32,
-    [WA_OP_S_CMP_LE_U32] = op_sc_le_u32,
 };
 
 sim_fn sim_alu_fn(unsigned op)

@@ -65,6 +65,9 @@ struct sim_hz {
     unsigned xbase;    /* first special unit */
     unsigned nunits;   /* 0 until the first instruction sizes the tables */
     hz_rec *rec;       /* nunits * P_COUNT */
+    /* H35: the SMEM instructions executed since the last other one (oldest first) */
+    unsigned clause[WA_HZ_CLAUSE_MAX];
+    unsigned nclause;
 };
 
 sim_hz *sim_hz_new(wa_context *ctx)
@@ -87,8 +90,10 @@ void sim_hz_free(wa_context *ctx, sim_hz *hz)
 
 void sim_hz_reset(sim_hz *hz)
 {
-    if (hz)
+    if (hz) {
         hz->t += HZ_GAP;
+        hz->nclause = 0;
+    }
 }
 
 static int hz_alloc(sim_hz *hz, const wa_sim *sim)
@@ -281,6 +286,14 @@ void sim_hz_check(sim_ctx *c)
         sim_fail(c, WA_E_NOMEM, "out of memory for the hazard tables");
         return;
     }
+    if (c->info->format == WA_FMT_SMEM && hz->nclause &&
+        wa_hz_smem_clause_conflict(c->sim->prog, hz->clause, hz->nclause, c->item)) {
+        const wa_instr *first = &c->sim->prog->instrs[hz->clause[0]];
+        sim_fail(c, WA_E_SIM_HAZARD, WA_HZ_CLAUSE_FMT,
+                 wa_isa_mnemonic(c->in->op, c->sim->target),
+                 wa_isa_mnemonic(first->op, c->sim->target), (unsigned)first->tag);
+        return;
+    }
     unsigned cls = wa_hz_instr_class(c->in, c->info);
     if (!cls)
         return;
@@ -335,6 +348,15 @@ void sim_hz_record(sim_ctx *c)
     if (!hz)
         return;
     hz->t += c->wait_states;
+    if (c->info->format != WA_FMT_SMEM) {
+        hz->nclause = 0;
+    } else {
+        if (hz->nclause == WA_HZ_CLAUSE_MAX) { /* keep the newest */
+            memmove(hz->clause, hz->clause + 1, (WA_HZ_CLAUSE_MAX - 1) * sizeof(unsigned));
+            hz->nclause--;
+        }
+        hz->clause[hz->nclause++] = c->item;
+    }
     if (!hz->rec)
         return;
     unsigned passes = wa_hz_passes(c->info, c->sim->target);

@@ -57,10 +57,11 @@ wa_status wa_sim_create(wa_sim **out, const wa_program *prog, const wa_sim_optio
                             opts->version);
         o = *opts;
     }
-    if (o.flags & ~(WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE | WA_SIM_UNDEF_ERRORS))
+    const unsigned known = WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE |
+                           WA_SIM_UNDEF_ERRORS | WA_SIM_CLOCK_UNDEFINED;
+    if (o.flags & ~known)
         return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "unknown wa_sim_options flags 0x%x",
-                        o.flags & ~(WA_SIM_TIMING | WA_SIM_HAZARDS | WA_SIM_PERMISSIVE |
-                                    WA_SIM_UNDEF_ERRORS));
+                        o.flags & ~known);
     unsigned wg[3];
     wa_program_workgroup_size(prog, wg);
     for (unsigned d = 0; d < 3; d++) {
@@ -607,134 +608,31 @@ void sim_write_s64(sim_ctx *c, unsigned k, uint64_t val, int def)
     sim_write_s(c, k, 1, (uint32_t)(val >> 32), def);
 }
 
-/* ---- control --------------------------------------------------------------------------------- */
-
-static unsigned label_item(const wa_sim *sim, wa_label l)
-{
-    return l < sim->prog->nlabels ? sim->label_at[l] : WA_NONE;
-}
-
-static void do_branch(sim_ctx *c, int taken)
-{
-    if (!taken)
-        return;
-    unsigned t = label_item(c->sim, (wa_label)c->in->ops[0].id);
-    if (t == WA_NONE) {
-        sim_fail(c, WA_E_INTERNAL, "branch to a label that is not placed");
-        return;
-    }
-    c->next_pc = t;
-}
-
-/* A branch on an undefined condition: an error, or in the permissive mode a
-   fixed choice (not taken). */
-static int condition(sim_ctx *c, int value, int def, const char *what)
-{
-    if (def)
-        return value;
-    if (!(c->sim->opts.flags & WA_SIM_PERMISSIVE))
-        sim_fail(c, WA_E_SIM_FAULT, "branches on %s, which holds no defined value", what);
-    else
-        c->sim->stats.undefined_addresses++; /* the path taken is arbitrary */
-    return 0;
-}
-
-static void op_branch(sim_ctx *c) { do_branch(c, 1); }
-static void op_scc0(sim_ctx *c) { do_branch(c, condition(c, !c->w->scc, c->w->scc_def, "SCC")); }
-static void op_scc1(sim_ctx *c) { do_branch(c, condition(c, c->w->scc, c->w->scc_def, "SCC")); }
-static void op_vccz(sim_ctx *c) { do_branch(c, condition(c, c->w->vcc == 0, c->w->vcc_def, "VCC")); }
-static void op_vccnz(sim_ctx *c) { do_branch(c, condition(c, c->w->vcc != 0, c->w->vcc_def, "VCC")); }
-static void op_execz(sim_ctx *c) { do_branch(c, condition(c, c->w->exec == 0, c->w->exec_def, "EXEC")); }
-static void op_execnz(sim_ctx *c) { do_branch(c, condition(c, c->w->exec != 0, c->w->exec_def, "EXEC")); }
-static void op_endpgm(sim_ctx *c) { c->stop = 1; }
-static void op_barrier(sim_ctx *c) { c->barrier = 1; }
-static void op_nop(sim_ctx *c) { c->wait_states = (unsigned)c->in->ops[0].imm.i + 1; }
-/* s_sleep is one wait state (hazards) but takes time (about 64 clocks per unit) */
-static void op_sleep(sim_ctx *c) { c->cycles = 64u * (unsigned)c->in->ops[0].imm.i + 1; }
-static void op_setprio(sim_ctx *c) { (void)c; }
-
-/* Time at which the wave's in-flight operations on `queues` drop to `count`. */
-static uint64_t time_for_count(const wa_sim *sim, const sim_wave *w, unsigned queues, unsigned count)
-{
-    uint64_t times[256];
-    unsigned n = 0, over = 0;
-    for (unsigned h = 0; h < sim->nheap; h++) {
-        const sim_op *op = sim->heap[h];
-        if (op->wave != w->id || !(queues >> op->queue & 1u))
-            continue;
-        if (n < 256)
-            times[n++] = op->done;
-        else
-            over++;
-    }
-    if (n + over <= count)
-        return w->t;
-    /* the (n - count)-th smallest completion time */
-    unsigned want = n + over - count; /* how many must complete */
-    if (want > n)
-        want = n;
-    for (unsigned i = 1; i < n; i++) { /* insertion sort: small lists */
-        uint64_t t = times[i];
-        unsigned j = i;
-        while (j > 0 && times[j - 1] > t) {
-            times[j] = times[j - 1];
-            j--;
-        }
-        times[j] = t;
-    }
-    uint64_t t = times[want - 1];
-    return t > w->t ? t : w->t;
-}
-
-static void op_waitcnt(sim_ctx *c)
-{
-    const wa_mods *m = &c->in->mods;
-    uint64_t t = c->w->t;
-    if (m->vmcnt >= 0) {
-        uint64_t u = time_for_count(c->sim, c->w, 1u << SIM_Q_VM, (unsigned)m->vmcnt);
-        if (u > t)
-            t = u;
-    }
-    if (m->lgkmcnt >= 0) {
-        uint64_t u = time_for_count(c->sim, c->w, 1u << SIM_Q_DS | 1u << SIM_Q_SM,
-                                    (unsigned)m->lgkmcnt);
-        if (u > t)
-            t = u;
-    }
-    if (t > c->w->t) {
-        c->sim->stats.waits++;
-        c->w->t = t;
-    }
-}
-
-static const sim_fn control_fns[WA_OP_COUNT_] = {
-    [WA_OP_S_BRANCH] = op_branch,
-    [WA_OP_S_CBRANCH_SCC0] = op_scc0,
-    [WA_OP_S_CBRANCH_SCC1] = op_scc1,
-    [WA_OP_S_CBRANCH_VCCZ] = op_vccz,
-    [WA_OP_S_CBRANCH_VCCNZ] = op_vccnz,
-    [WA_OP_S_CBRANCH_EXECZ] = op_execz,
-    [WA_OP_S_CBRANCH_EXECNZ] = op_execnz,
-    [WA_OP_S_ENDPGM] = op_endpgm,
-    [WA_OP_S_BARRIER] = op_barrier,
-    [WA_OP_S_NOP] = op_nop,
-    [WA_OP_S_SLEEP] = op_sleep,
-    [WA_OP_S_SETPRIO] = op_setprio,
-    [WA_OP_S_WAITCNT] = op_waitcnt,
+/* The semantics files: each executes its family's opcodes (sim_fn tables) and
+   says why it leaves others out. A new family adds a line here. */
+static const struct {
+    sim_fn (*fn)(unsigned op);
+    const char *(*why_not)(unsigned op);
+} families[] = {
+    { sim_sopp_fn, sim_sopp_why_not },
+    { sim_salu_fn, sim_salu_why_not },
+    { sim_smem_fn, sim_smem_why_not },
+    { sim_alu_fn, NULL },
+    { sim_memop_fn, NULL },
+    { sim_mfma_fn, sim_mfma_why_not },
 };
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
 sim_fn sim_handler(unsigned op)
 {
     if (op >= WA_OP_COUNT_)
         return NULL;
-    if (control_fns[op])
-        return control_fns[op];
-    sim_fn f = sim_alu_fn(op);
-    if (!f)
-        f = sim_memop_fn(op);
-    if (!f)
-        f = sim_mfma_fn(op);
-    return f;
+    for (unsigned i = 0; i < NFAMILIES; i++) {
+        sim_fn f = families[i].fn(op);
+        if (f)
+            return f;
+    }
+    return NULL;
 }
 
 const char *sim_unsupported_reason(unsigned op)
@@ -745,8 +643,11 @@ const char *sim_unsupported_reason(unsigned op)
         return NULL;
     if (sim_handler(op))
         return NULL;
-    if (wa_isa_get(op)->flags & WA_IF_F8F6F4)
-        return "block-scaled f8/f6/f4 MFMA: the scale and format encodings are not modelled";
+    for (unsigned i = 0; i < NFAMILIES; i++) {
+        const char *why = families[i].why_not ? families[i].why_not(op) : NULL;
+        if (why)
+            return why;
+    }
     return "no semantics";
 }
 
@@ -920,6 +821,27 @@ static int uses_float_mode(const wa_isa_info *info)
     return 0;
 }
 
+/* The first modifier of `in` the semantics do not model, or NULL: clamp, output
+   modifiers, source negation and absolute value, SDWA, and op_sel/op_sel_hi
+   outside MAI (the MFMA semantics check their own op_sel, cbsz, abid, blgp). */
+static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *info)
+{
+    const wa_mods *m = &in->mods;
+    if (m->flags & WA_MOD_CLAMP)
+        return "clamp";
+    if (m->omod)
+        return "an output modifier (mul:2, mul:4, div:2)";
+    if (m->neg || m->neg_hi)
+        return "source negation (neg, neg_lo, neg_hi)";
+    if (m->abs)
+        return "the absolute-value source modifier";
+    if (m->flags & WA_MOD_SDWA)
+        return "SDWA";
+    if ((m->op_sel || m->op_sel_hi) && info->format != WA_FMT_MAI)
+        return "op_sel/op_sel_hi";
+    return NULL;
+}
+
 static void step(wa_sim *sim, sim_wave *w)
 {
     const wa_program *prog = sim->prog;
@@ -949,6 +871,12 @@ static void step(wa_sim *sim, sim_wave *w)
     if (!fn) {
         sim_fail(&c, WA_E_UNSUPPORTED, "the simulator does not execute %s: %s", c.info->mnemonic,
                  sim_unsupported_reason(c.in->op));
+        return;
+    }
+    const char *mod = unmodelled_modifier(c.in, c.info);
+    if (mod) {
+        sim_fail(&c, WA_E_UNSUPPORTED, "the simulator does not model %s (on %s)", mod,
+                 c.info->mnemonic);
         return;
     }
     if (w->mode != SIM_MODE_DEFAULT && uses_float_mode(c.info)) {

@@ -1,5 +1,5 @@
-/* lib/sim/memops.c — memory instructions: SMEM, MUBUF (with buffer resource
-   descriptors and LDS-DMA), global and DS.
+/* lib/sim/memops.c — vector memory instructions: MUBUF (with buffer resource
+   descriptors and LDS-DMA), global and DS (scalar memory is smem.c).
 
    Each instruction computes its addresses and checks them at issue, reads the
    data it stores at issue, and queues one operation whose effects happen when it
@@ -52,64 +52,6 @@ static int add(sim_ctx *c, sim_op *op, uint8_t eop, uint8_t space, uint64_t addr
     e.def = (uint8_t)(def != 0);
     e.sext = (uint8_t)(sext != 0);
     return sim_op_add(c, op, &e);
-}
-
-/* ---- SMEM ------------------------------------------------------------------------------------ */
-
-static void op_s_load(sim_ctx *c)
-{
-    unsigned n = sim_opnd_count(c, 0), file, base;
-    int db, doff;
-    uint64_t addr = sim_read_s64(c, 1, &db);
-    uint32_t off = sim_read_s(c, 2, 0, &doff);
-    if (c->in->ops[2].kind == WA_OPND_IMM)
-        addr += (uint64_t)(int64_t)c->in->ops[2].imm.i;
-    else
-        addr += off;
-    addr &= ~3ull;
-    if (sim_failed(c) || !dst_base(c, 0, &file, &base))
-        return;
-    int known = db && doff;
-    if (!known && !undefined_address(c, 0))
-        return;
-    if (known && !sim_global_check(c, addr, 4 * n, 0))
-        return;
-    sim_op *op = sim_op_new(c, SIM_Q_SM);
-    if (!op)
-        return;
-    for (unsigned k = 0; k < n; k++)
-        if (add(c, op, SIM_E_LOAD, known ? SIM_SP_GLOBAL : SIM_SP_DROP, addr + 4 * k, 4, 0, k, 0, 1, 0))
-            return;
-    sim_op_issue(c, op, (int)file, base, n);
-}
-
-static void op_s_buffer_load(sim_ctx *c)
-{
-    unsigned file, base;
-    int d[4], doff;
-    uint32_t w[4];
-    for (unsigned k = 0; k < 4; k++)
-        w[k] = sim_read_s(c, 1, k, &d[k]);
-    uint32_t off = sim_read_s(c, 2, 0, &doff);
-    if (c->in->ops[2].kind == WA_OPND_IMM)
-        off = (uint32_t)c->in->ops[2].imm.i;
-    off &= ~3u;
-    if (sim_failed(c) || !dst_base(c, 0, &file, &base))
-        return;
-    int known = d[0] && d[1] && d[2] && doff;
-    if (!known && !undefined_address(c, 0))
-        return;
-    uint64_t addr = ((uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFFu) << 32) + off;
-    int in_range = (uint64_t)off + 4 <= w[2];
-    if (known && in_range && !sim_global_check(c, addr, 4, 0))
-        return;
-    sim_op *op = sim_op_new(c, SIM_Q_SM);
-    if (!op)
-        return;
-    unsigned space = !known ? SIM_SP_DROP : in_range ? SIM_SP_GLOBAL : SIM_SP_ZERO;
-    if (add(c, op, SIM_E_LOAD, (uint8_t)space, addr, 4, 0, 0, 0, 1, 0))
-        return;
-    sim_op_issue(c, op, (int)file, base, 1);
 }
 
 /* ---- MUBUF --------------------------------------------------------------------------------- */
@@ -488,11 +430,6 @@ static void op_dw2_b32(sim_ctx *c) { ds_write(c, 4, 1, 1); }
 static void op_dw2_b64(sim_ctx *c) { ds_write(c, 4, 2, 1); }
 
 static const sim_fn memop_fns[WA_OP_COUNT_] = {
-    [WA_OP_S_LOAD_DWORD] = op_s_load,
-    [WA_OP_S_LOAD_DWORDX2] = op_s_load,
-    [WA_OP_S_LOAD_DWORDX4] = op_s_load,
-    [WA_OP_S_LOAD_DWORDX8] = op_s_load,
-    [WA_OP_S_BUFFER_LOAD_DWORD] = op_s_buffer_load,
     [WA_OP_BUFFER_LOAD_UBYTE] = op_bl_ubyte,
     [WA_OP_BUFFER_LOAD_SBYTE] = op_bl_sbyte,
     [WA_OP_BUFFER_LOAD_USHORT] = op_bl_ushort,

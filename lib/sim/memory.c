@@ -536,6 +536,81 @@ static uint32_t bf16_add(uint32_t a, uint32_t b)
     return sim_f32_to_bf16(x + y);
 }
 
+uint64_t sim_atomic_apply(unsigned aop, unsigned bytes, uint64_t m, uint64_t d, uint64_t cmp)
+{
+    uint64_t mask = bytes == 8 ? ~0ull : 0xFFFFFFFFull;
+    unsigned top = 8u * bytes - 1u;
+    /* signed views: the sign bit flipped orders them as unsigned values */
+    uint64_t ms = (m ^ (1ull << top)) & mask, ds = (d ^ (1ull << top)) & mask;
+    m &= mask;
+    d &= mask;
+    uint64_t r;
+    switch (aop) {
+    case SIM_A_SWAP: r = d; break;
+    case SIM_A_CMPSWAP: r = m == (cmp & mask) ? d : m; break;
+    case SIM_A_ADD: r = m + d; break;
+    case SIM_A_SUB: r = m - d; break;
+    case SIM_A_SMIN: r = ms < ds ? m : d; break;
+    case SIM_A_UMIN: r = m < d ? m : d; break;
+    case SIM_A_SMAX: r = ms > ds ? m : d; break;
+    case SIM_A_UMAX: r = m > d ? m : d; break;
+    case SIM_A_AND: r = m & d; break;
+    case SIM_A_OR: r = m | d; break;
+    case SIM_A_XOR: r = m ^ d; break;
+    case SIM_A_INC: r = m >= d ? 0 : m + 1; break;
+    case SIM_A_DEC: r = (m == 0 || m > d) ? d : m - 1; break;
+    default: r = m; break;
+    }
+    return r & mask;
+}
+
+/* Writes a landed 32-bit value to register `r` of the operation's file (lane
+   `lane` for vector files). */
+static void land_reg(sim_wave *w, const sim_op *op, unsigned r, unsigned lane, uint32_t v, int def)
+{
+    if (op->file == SIM_FILE_S) {
+        w->s[r] = v;
+        w->s_def[r] = (uint8_t)def;
+    } else {
+        sim_vec *reg = op->file == SIM_FILE_V ? &w->v[r] : &w->a[r];
+        reg->v[lane] = v;
+        uint64_t bit = 1ull << lane;
+        reg->def = def ? reg->def | bit : reg->def & ~bit;
+    }
+}
+
+/* An integer atomic element: read, apply, write back; the old value (4 or 8
+   bytes) to the registers when the operation returns it. */
+static void land_atomic(wa_sim *sim, sim_wave *w, const sim_op *op, const sim_elem *e)
+{
+    unsigned n = e->bytes == 8 ? 8u : 4u;
+    uint8_t b[8] = { 0 }, d[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+    int known = e->space == SIM_SP_GLOBAL;
+    if (known)
+        sim_global_read(sim, e->addr, b, d, n);
+    else if (e->space != SIM_SP_ZERO)
+        memset(d, 0, sizeof(d));
+    uint64_t old = 0;
+    int def = 1;
+    for (unsigned k = 0; k < n; k++) {
+        old |= (uint64_t)b[k] << (8 * k);
+        def &= d[k];
+    }
+    if (known) {
+        uint64_t nv = sim_atomic_apply(e->aop, n, old, (uint64_t)e->val | (uint64_t)e->val_hi << 32,
+                                       (uint64_t)e->cmp | (uint64_t)e->cmp_hi << 32);
+        uint8_t out[8];
+        for (unsigned k = 0; k < n; k++)
+            out[k] = (uint8_t)(nv >> (8 * k));
+        sim_global_write(sim, e->addr, out, def && e->def, n);
+    }
+    if (op->file < 0)
+        return;
+    land_reg(w, op, op->reg + e->reg, e->lane, (uint32_t)old, def);
+    if (n == 8)
+        land_reg(w, op, op->reg + e->reg + 1u, e->lane, (uint32_t)(old >> 32), def);
+}
+
 static void land(wa_sim *sim, sim_op *op)
 {
     sim_wave *w = &sim->waves[op->wave];
@@ -622,6 +697,16 @@ static void land(wa_sim *sim, sim_op *op)
             has_result = op->file >= 0;
             break;
         }
+        case SIM_E_ATOMIC:
+            land_atomic(sim, w, op, e);
+            break;
+        case SIM_E_CONST:
+            for (unsigned k = 0; k < 4; k++) {
+                b[k] = (uint8_t)(e->val >> (8 * k));
+                d[k] = e->def;
+            }
+            has_result = 1;
+            break;
         default:
             break;
         }
@@ -637,16 +722,7 @@ static void land(wa_sim *sim, sim_op *op)
             if (e->sext && (v >> (bits - 1)) & 1u)
                 v |= ~((1u << bits) - 1u);
         }
-        unsigned r = op->reg + e->reg;
-        if (op->file == SIM_FILE_S) {
-            w->s[r] = v;
-            w->s_def[r] = (uint8_t)def;
-        } else {
-            sim_vec *reg = op->file == SIM_FILE_V ? &w->v[r] : &w->a[r];
-            reg->v[e->lane] = v;
-            uint64_t bit = 1ull << e->lane;
-            reg->def = def ? reg->def | bit : reg->def & ~bit;
-        }
+        land_reg(w, op, op->reg + e->reg, e->lane, v, def);
     }
     if (op->file >= 0)
         for (unsigned r = op->reg; r < op->reg + op->nregs; r++)

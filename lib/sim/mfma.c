@@ -404,3 +404,10 @@ sim_fn sim_mfma_fn(unsigned op)
         return NULL;
     return s->input == WA_MFMA_IN_F64 ? op_dgemm : op_mfma;
 }
+
+const char *sim_mfma_why_not(unsigned op)
+{
+    if (op < WA_OP_COUNT_ && (wa_isa_get(op)->flags & WA_IF_F8F6F4))
+        return "block-scaled f8/f6/f4 MFMA: the scale and format encodings are not modelled";
+    return NULL;
+}

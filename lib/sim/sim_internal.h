@@ -1,11 +1,14 @@
 /* lib/sim/sim_internal.h — the simulator's state, shared by its files. Not installed.
 
    machine.c   creation, arguments, the run loop (workgroups, waves, scheduling,
-               barriers, s_waitcnt), operand access, errors
+               barriers), operand access, errors, the list of semantics files
    memory.c    global memory (bound buffers, kernarg segment, scratch space), LDS,
                the in-flight operation queue and its completion effects
-   alu.c       VALU and SALU semantics (and compares, conversions, lanes)
-   memops.c    SMEM, MUBUF, global and DS instructions, LDS-DMA
+   sopp.c      program control (branches, s_waitcnt, s_barrier, s_nop, ...)
+   salu.c      scalar ALU semantics (SOP1, SOP2, SOPK, SOPC)
+   smem.c      scalar memory (loads, stores, atomics, cache control, timers)
+   alu.c       VALU semantics (and compares, conversions, lanes)
+   memops.c    MUBUF, global and DS instructions, LDS-DMA
    mfma.c      MFMA semantics with the hardware lane layouts
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
@@ -59,8 +62,21 @@ enum {
     SIM_E_STORE,       /* register lane (read at issue) -> memory */
     SIM_E_DMA,         /* global memory -> LDS (LDS-DMA) */
     SIM_E_ADD_F32,     /* atomic add (returns the old value if `file` is set) */
-    SIM_E_PK_ADD_BF16  /* atomic packed bf16 add */
+    SIM_E_PK_ADD_BF16, /* atomic packed bf16 add */
+    SIM_E_ATOMIC,      /* integer atomic `aop` on 4 or 8 bytes: val (val_hi) is the data,
+                          cmp (cmp_hi) the compare value of cmpswap; the old value goes
+                          to registers reg (and reg + 1) if `file` is set */
+    SIM_E_CONST        /* no memory: `val` lands in register reg (s_memtime) */
 };
+
+/* Integer atomic operations (SIM_E_ATOMIC): new memory value from old m and data d
+   (unsigned unless s-prefixed). inc: m >= d ? 0 : m + 1; dec: m == 0 || m > d ? d : m - 1. */
+enum {
+    SIM_A_SWAP = 0, SIM_A_CMPSWAP, SIM_A_ADD, SIM_A_SUB, SIM_A_SMIN, SIM_A_UMIN, SIM_A_SMAX,
+    SIM_A_UMAX, SIM_A_AND, SIM_A_OR, SIM_A_XOR, SIM_A_INC, SIM_A_DEC
+};
+/* The new value of an integer atomic on `bytes` (4 or 8) bytes. */
+uint64_t sim_atomic_apply(unsigned aop, unsigned bytes, uint64_t m, uint64_t d, uint64_t cmp);
 
 /* One element of a memory operation: up to 4 bytes for one lane. */
 typedef struct sim_elem {
@@ -73,6 +89,8 @@ typedef struct sim_elem {
     uint8_t def;         /* store data defined */
     uint8_t lane;        /* destination lane */
     uint16_t reg;        /* destination: register offset from the operation's base */
+    uint8_t aop;         /* SIM_E_ATOMIC: SIM_A_* */
+    uint32_t val_hi, cmp, cmp_hi; /* SIM_E_ATOMIC on 8 bytes, cmpswap */
 } sim_elem;
 
 typedef struct sim_op {
@@ -201,10 +219,19 @@ typedef struct sim_ctx {
 
 typedef void (*sim_fn)(sim_ctx *c);
 
-/* Semantics tables: each returns NULL for opcodes it does not execute. */
-sim_fn sim_alu_fn(unsigned op);
-sim_fn sim_memop_fn(unsigned op);
-sim_fn sim_mfma_fn(unsigned op);
+/* Semantics tables, one per family file: each returns NULL for opcodes it does
+   not execute; the *_why_not functions name the reason for the opcodes of their
+   family they leave out (NULL otherwise). machine.c lists the files. */
+sim_fn sim_sopp_fn(unsigned op);        /* sopp.c: program control */
+const char *sim_sopp_why_not(unsigned op);
+sim_fn sim_salu_fn(unsigned op);        /* salu.c: SOP1, SOP2, SOPK, SOPC */
+const char *sim_salu_why_not(unsigned op);
+sim_fn sim_smem_fn(unsigned op);        /* smem.c: scalar memory */
+const char *sim_smem_why_not(unsigned op);
+sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
+sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global, DS */
+sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
+const char *sim_mfma_why_not(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */

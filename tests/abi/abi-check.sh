@@ -149,9 +149,10 @@ echo
 if ((incompatible)); then
     echo "ABI: INCOMPATIBLE change against $(basename "$baseline") (see above)."
     echo "Keep the existing interfaces as they are (add, do not change), or, for an"
-    echo "intended break, raise the major version in CMakeLists.txt and run"
+    echo "intended break, raise the version that names the SONAME in CMakeLists.txt"
+    echo "(the major version; before 1.0 the minor version) and run"
     echo "scripts/update-abi-baseline.sh (--allow-incompatible records a break"
-    echo "without a new major version)."
+    echo "without a new SONAME)."
     exit 1
 fi
 echo "ABI: compatible additions only (see above); scripts/update-abi-baseline.sh"

@@ -3,28 +3,28 @@
 #   - every dynamic symbol the library defines starts with `wa_`;
 #   - the exported functions are exactly those declared with WA_API in the public
 #     headers (nothing declared is missing, nothing undeclared leaks out);
-#   - the SONAME is libwaveasm.so.<major version>.
+#   - the SONAME is libwaveasm.so.<soversion> (the major version; 0.<minor> before 1.0).
 # Called by ctest with the tools and paths as options.
 set -euo pipefail
 
 usage() {
     echo "usage: check-exports.sh --nm=NM --readelf=READELF --library=LIB" \
-         "--include-dir=DIR --major=N" >&2
+         "--include-dir=DIR --soversion=V" >&2
     exit 2
 }
 
-nm_bin="" readelf_bin="" library="" include_dir="" major=""
+nm_bin="" readelf_bin="" library="" include_dir="" soversion=""
 for arg in "$@"; do
     case "$arg" in
         --nm=*) nm_bin=${arg#*=} ;;
         --readelf=*) readelf_bin=${arg#*=} ;;
         --library=*) library=${arg#*=} ;;
         --include-dir=*) include_dir=${arg#*=} ;;
-        --major=*) major=${arg#*=} ;;
+        --soversion=*) soversion=${arg#*=} ;;
         *) usage ;;
     esac
 done
-for v in nm_bin readelf_bin library include_dir major; do
+for v in nm_bin readelf_bin library include_dir soversion; do
     [[ -n "${!v}" ]] || usage
 done
 
@@ -91,8 +91,8 @@ if [[ -n "$extra" ]]; then
 fi
 
 soname=$("$readelf_bin" -d "$library" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
-if [[ "$soname" != "libwaveasm.so.$major" ]]; then
-    fail "SONAME is '${soname}', expected 'libwaveasm.so.$major'"
+if [[ "$soname" != "libwaveasm.so.$soversion" ]]; then
+    fail "SONAME is '${soname}', expected 'libwaveasm.so.$soversion'"
 fi
 
 count=$(printf '%s\n' "$exported" | grep -c . || true)

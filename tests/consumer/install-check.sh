@@ -52,6 +52,12 @@ for v in cmake_bin build_dir work_dir source_dir libdir_rel includedir_rel bindi
 done
 
 major=${version%%.*}
+# The SONAME's version: the major version, and before 1.0 the minor version too.
+soversion=$major
+if [[ "$major" == 0 ]]; then
+    rest=${version#*.}
+    soversion="0.${rest%%.*}"
+fi
 failures=0
 fail() {
     echo "FAIL: $*" >&2
@@ -92,8 +98,8 @@ check_link() {  # check_link NAME TARGET
         fail "$1 -> $(readlink "$libdir/$1"), expected -> $2"
     fi
 }
-check_link libwaveasm.so "libwaveasm.so.$major"
-check_link "libwaveasm.so.$major" "libwaveasm.so.$version"
+check_link libwaveasm.so "libwaveasm.so.$soversion"
+check_link "libwaveasm.so.$soversion" "libwaveasm.so.$version"
 if [[ ! -f "$libdir/libwaveasm.so.$version" || -L "$libdir/libwaveasm.so.$version" ]]; then
     fail "libwaveasm.so.$version is not a regular file"
 fi
@@ -106,9 +112,10 @@ for f in "$libdir/pkgconfig/waveasm.pc" \
     [[ -f "$f" ]] || fail "missing ${f#"$prefix"/}"
 done
 
-# Every public header (*.h, *.def) of the source tree is installed, and no other.
+# Every public header (*.h, *.def, the per-family row files under isa/ included)
+# of the source tree is installed, and no other.
 list_headers() {
-    (cd "$1" 2>/dev/null && ls -- *.h *.def 2>/dev/null) | sort
+    (cd "$1" 2>/dev/null && find . -type f \( -name '*.h' -o -name '*.def' \) | sort)
 }
 src_headers=$(list_headers "$source_dir/include/waveasm")
 inst_headers=$(list_headers "$incdir/waveasm")
@@ -167,8 +174,8 @@ check_pkg_config() {
     fi
     # It must have loaded the installed library, not some other copy.
     if ! LD_LIBRARY_PATH="$libdir" LD_TRACE_LOADED_OBJECTS=1 "$work_dir/pc-app" 2>&1 |
-            grep -F "$libdir/libwaveasm.so.$major" >/dev/null; then
-        fail "pkg-config consumer did not load $libdir/libwaveasm.so.$major"
+            grep -F "$libdir/libwaveasm.so.$soversion" >/dev/null; then
+        fail "pkg-config consumer did not load $libdir/libwaveasm.so.$soversion"
     fi
 }
 

@@ -189,3 +189,17 @@ def test_parse_file_and_module_functions(tmp_path):
     with waveasm.Context("gfx950") as ctx:
         other = ctx.parse_file(str(path))
         assert other.target == "gfx942"   # .target wins over the context's
+
+
+def test_parse_asm_imports_what_emit_asm_writes(ctx):
+    prog = ctx.parse(read_example("vector_add.wa"))
+    prog.compile()
+    asm = prog.emit_asm()
+    back = ctx.parse_asm(asm, file_name="vector_add.s")
+    assert back.name == prog.name and back.workgroup_size == prog.workgroup_size
+    assert [i.op.mnemonic for i in back] == [i.op.mnemonic for i in prog]
+    with pytest.raises(waveasm.NotFoundError):
+        ctx.parse_asm(asm, index=1)
+    with pytest.raises(waveasm.WaveasmError) as e:
+        ctx.parse_asm(asm.replace("s_endpgm", "s_frob"), file_name="bad.s")
+    assert "bad.s:" in str(e.value) and "s_frob" in str(e.value)

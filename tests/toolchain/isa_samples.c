@@ -11,15 +11,31 @@
    reject. MFMAs renamed on gfx90a get extra lines: the gfx942 spelling must be
    rejected on gfx90a, the gfx90a spelling accepted on gfx942/gfx950.
 
-   usage: wa_isa_samples --out-dir DIR [--verbose]
+   Then, per (row, target), RANDOM_SETS random operand sets from a fixed seed:
+   every operand of a kind its position allows (registers of the right class and
+   size at random aligned numbers, vcc/exec/m0, inline integer and float
+   constants, literals, immediates anywhere in their field), and modifiers drawn
+   from the row's allowed set (wa_isa_info.mods_ok: clamp, omod, neg, abs,
+   op_sel, op_sel_hi, neg_hi, DPP, SDWA, cache bits, offsets, ...); one set in
+   three also carries one modifier the row does not allow. The validator decides
+   each one; accepted ones must assemble with the table's opcode, and for the
+   completed families (tests/isa/isa_families.h) the rejected ones must be
+   rejected by llvm-mc too.
+
+   usage: wa_isa_samples --out-dir DIR [--random N] [--seed S] [--verbose]
           wa_isa_samples --skip REASON      (prints REASON, exits 77)
+   --random N: random operand sets per (row, target) (default RANDOM_SETS);
+   --seed S: another fixed sequence of them (default 0).
 
    DIR/isa-<target>.tsv has one record per line:
      kind  opcode-number  ID  format  expected-encoding  variant  assembly  [dpp-word]
    dpp-word (DPP variants only): the second dword llvm-mc must produce.
-   kind: A = must assemble, R = must be rejected, S = variant the validator
-   rejected (informational: the driver reports whether llvm-mc accepts it).
+   kind: A = must assemble, R = must be rejected, V = an instance of a completed
+   family the validator rejected (llvm-mc must reject it too), S = the same for
+   the other families (informational: the driver counts the ones llvm-mc
+   accepts per family).
    Exit status: 0 when every check above passed, 1 otherwise. */
+#include "isa_families.h"
 #include "tc_common.h"
 
 #include <stdarg.h>
@@ -106,6 +122,8 @@ typedef struct inst {
     unsigned pick; /* rotates constant values */
     unsigned char spec_sel[WA_ISA_MAX_OPERANDS]; /* which special register (K_SPEC) */
     char variant[96];
+    int fixed;    /* random sets: the operands are fops, not made from the kinds */
+    wa_operand fops[WA_ISA_MAX_OPERANDS];
 } inst;
 
 typedef struct alloc {
@@ -206,7 +224,7 @@ static wa_operand make_imm(const inst *I, unsigned k, okind kind)
     case K_LITF:
         return wa_opnd_fimm(spec->type == WA_TY_F16 ? 1.5 : 3.25);
     case K_IMM:
-        if (I->info->format == WA_FMT_SMEM)
+        if (I->info->format == WA_FMT_SMEM && is_name(spec, "soffset"))
             return wa_opnd_imm(16);
         return wa_opnd_imm((int64_t)spec->imm_min + ((int64_t)spec->imm_max - spec->imm_min) / 3);
     case K_IMM_LO:
@@ -247,6 +265,10 @@ static wa_operand make_special(const inst *I, unsigned k, unsigned size)
 /* Turns kinds and modifiers into operands. */
 static unsigned materialize(const inst *I, wa_operand *ops)
 {
+    if (I->fixed) {
+        memcpy(ops, I->fops, sizeof(I->fops));
+        return I->info->num_operands;
+    }
     alloc a;
     alloc_init(&a, I->high);
     const wa_isa_info *info = I->info;
@@ -324,6 +346,9 @@ static void base_kinds(inst *I)
 
 typedef struct stats {
     unsigned accepted[WA_TARGET_COUNT], rejected[WA_TARGET_COUNT], strict[WA_TARGET_COUNT];
+    unsigned must_reject[WA_TARGET_COUNT];
+    unsigned random_accepted[WA_TARGET_COUNT], random_rejected[WA_TARGET_COUNT];
+    unsigned unrepresentable;
     unsigned opcodes, failures;
 } stats;
 
@@ -346,14 +371,25 @@ static unsigned expected_encoding(const wa_isa_info *info, wa_target t)
     return t == WA_TARGET_GFX90A ? info->encoding_gfx90a : info->encoding;
 }
 
+/* Index of the first pure-use operand (src0). */
+static unsigned first_source(const wa_isa_info *info)
+{
+    for (unsigned k = 0; k < info->num_operands; k++)
+        if (info->operands[k].role == WA_ROLE_USE)
+            return k;
+    return 0;
+}
+
 /* The DPP dword the assembler must produce for `I` (src0 = VGPR `vsrc0`), as the
-   ISA lays it out: src0[7:0] dpp_ctrl[16:8] bound_ctrl[19] bank_mask[27:24]
-   row_mask[31:28]. */
+   ISA lays it out: src0[7:0] dpp_ctrl[16:8] bound_ctrl[19] src0_neg[20]
+   src0_abs[21] src1_neg[22] src1_abs[23] bank_mask[27:24] row_mask[31:28]. */
 static unsigned long expected_dpp_word(const inst *I, unsigned vsrc0)
 {
     const wa_mods *m = &I->mods;
     return (unsigned long)(vsrc0 & 0xFFu) | (unsigned long)m->dpp_ctrl << 8 |
            (unsigned long)((m->flags & WA_MOD_BOUND_CTRL) ? 1u : 0u) << 19 |
+           (unsigned long)(m->neg & 1u) << 20 | (unsigned long)(m->abs & 1u) << 21 |
+           (unsigned long)(m->neg >> 1 & 1u) << 22 | (unsigned long)(m->abs >> 1 & 1u) << 23 |
            (unsigned long)m->bank_mask << 24 | (unsigned long)m->row_mask << 28;
 }
 
@@ -416,6 +452,10 @@ static int run_available(wa_context *ctx, FILE *f, stats *st, seen *sn, const in
     unsigned nops = materialize(I, ops);
     const char *tn = wa_target_name(t);
     wa_program *prog = tc_single_program(ctx, t, I->op, ops, nops, &I->mods, NULL);
+    if (!prog && I->fixed) { /* a random set the builder refuses outright */
+        st->unrepresentable++;
+        return 0;
+    }
     if (!prog) {
         fail(st, "%s on %s (%s): the builder rejected the synthesised instance", I->info->id,
              tn, I->variant);
@@ -434,13 +474,24 @@ static int run_available(wa_context *ctx, FILE *f, stats *st, seen *sn, const in
                  I->variant);
             fprintf(stderr, "  %s\n  %s\n", text ? text : "?", diags);
         } else if (text && seen_add(sn, text)) {
-            char why[600];
-            snprintf(why, sizeof(why), "%s: %.480s", I->variant, diags);
-            write_record(f, 'S', I, expected_encoding(I->info, t), why, text);
-            st->strict[t]++;
-            if (verbose)
-                fprintf(stderr, "note: %s on %s: validator rejects variant '%s': %s\n",
-                        I->info->id, tn, text, diags);
+            /* only what the text form states exactly is worth asking the assembler */
+            if (!tc_roundtrip(prog, err, sizeof(err))) {
+                st->unrepresentable++;
+            } else {
+                char why[600];
+                snprintf(why, sizeof(why), "%s: %.480s", I->variant, diags);
+                int done = wa_family_done(wa_format_name(I->info->format));
+                write_record(f, done ? 'V' : 'S', I, expected_encoding(I->info, t), why, text);
+                if (done)
+                    st->must_reject[t]++;
+                else
+                    st->strict[t]++;
+                if (I->fixed)
+                    st->random_rejected[t]++;
+                if (verbose)
+                    fprintf(stderr, "note: %s on %s: validator rejects variant '%s': %s\n",
+                            I->info->id, tn, text, diags);
+            }
         }
         free(text);
         goto done;
@@ -459,8 +510,10 @@ static int run_available(wa_context *ctx, FILE *f, stats *st, seen *sn, const in
     if (seen_add(sn, line)) {
         int dpp = (I->mods.flags & WA_MOD_DPP) != 0;
         write_record_dpp(f, 'A', I, expected_encoding(I->info, t), I->variant, line, dpp,
-                         dpp ? expected_dpp_word(I, ops[1].id) : 0);
+                         dpp ? expected_dpp_word(I, ops[first_source(I->info)].id) : 0);
         st->accepted[t]++;
+        if (I->fixed)
+            st->random_accepted[t]++;
     }
     /* gfx942/gfx950 also accept the gfx90a name of a renamed MFMA. */
     const char *old = I->info->mnemonic_gfx90a;
@@ -783,6 +836,248 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
     return n;
 }
 
+
+/* ---- random operand sets ------------------------------------------------------------- */
+
+#define RANDOM_SETS 6
+static unsigned random_sets = RANDOM_SETS; /* --random N */
+static unsigned random_seed;              /* --seed S (0: the fixed default) */
+
+/* Literals, and bit patterns that are inline constants for some data types only
+   (f16 1.0, bf16 1.0, f16 1/(2*pi), 16-bit -16, f64 1.0, 32-bit -16). */
+static const int64_t rnd_literals[] = { 0x12345, -100, 65, -17, 0x7fffffff, 0x87654321ll,
+                                        0xffff, 1000, -65536, 0x3e800000, 0x3c00, 0x3f80,
+                                        0x3118, 0xfff0, 0x3ff0000000000000ll, 0xfffffff0ll };
+static const double rnd_float_literals[] = { 3.25, -7.5, 0.1, 100000.0, 1.5 };
+static const double rnd_inline_floats[] = { 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
+                                            0.15915494309189532 };
+static const int32_t rnd_offsets[] = { 0, 4, 8, 64, 255, 256, 4095, 4096, -4, -4096, -4097,
+                                       65535, 65536, 1048575, 1048576, -1048576, 0x7ffff };
+
+static wa_operand rnd_reg(tc_rng *r, wa_reg_class cls, unsigned size)
+{
+    unsigned file = cls == WA_REG_SGPR ? 102u : 256u, al = hw_align(cls, size);
+    if (size == 0 || size > file)
+        size = 1;
+    unsigned slots = (file - size) / al + 1;
+    return wa_opnd_phys(cls, tc_rng_below(r, slots) * al, size);
+}
+
+/* A value anywhere in an immediate field: its ends, small values, or random. */
+static int64_t rnd_field(tc_rng *r, const wa_isa_operand *spec)
+{
+    int64_t lo = spec->imm_min, hi = spec->imm_max;
+    switch (tc_rng_below(r, 5)) {
+    case 0: return lo;
+    case 1: return hi;
+    case 2: return lo <= 0 && hi >= 0 ? 0 : lo;
+    default: {
+        uint64_t span = (uint64_t)(hi - lo) + 1u;
+        uint64_t v = ((uint64_t)tc_rng_u32(r) << 32 | tc_rng_u32(r)) % (span ? span : 1u);
+        return lo + (int64_t)v;
+    }
+    }
+}
+
+static unsigned count_sources(const wa_isa_info *info)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < info->num_operands; k++)
+        n += info->operands[k].role == WA_ROLE_USE;
+    return n;
+}
+
+/* Modifiers from `allow` (WA_MODOK_* bits), each with some probability. */
+static void rnd_mods(tc_rng *r, const wa_isa_info *info, unsigned allow, wa_mods *m)
+{
+    unsigned nsrc = count_sources(info), srcs = (1u << (nsrc > 3 ? 3 : nsrc)) - 1u;
+    if ((allow & WA_MODOK_CLAMP) && tc_rng_chance(r, 1, 3))
+        m->flags |= WA_MOD_CLAMP;
+    if ((allow & WA_MODOK_OMOD) && tc_rng_chance(r, 1, 4))
+        m->omod = (uint8_t)(1 + tc_rng_below(r, 3));
+    if ((allow & WA_MODOK_NEG) && tc_rng_chance(r, 1, 3))
+        m->neg = (uint8_t)(tc_rng_below(r, srcs + 1) | 1u);
+    if ((allow & WA_MODOK_ABS) && tc_rng_chance(r, 1, 3))
+        m->abs = (uint8_t)tc_rng_below(r, srcs + 1);
+    if ((allow & WA_MODOK_OPSEL) && tc_rng_chance(r, 1, 3))
+        m->op_sel = (uint8_t)(tc_rng_below(r, 16) & (srcs | 8u));
+    if ((allow & WA_MODOK_OPSEL_HI) && tc_rng_chance(r, 1, 3))
+        m->op_sel_hi = (uint8_t)tc_rng_below(r, srcs + 1);
+    if ((allow & WA_MODOK_NEG_HI) && tc_rng_chance(r, 1, 3))
+        m->neg_hi = (uint8_t)tc_rng_below(r, srcs + 1);
+    if ((allow & WA_MODOK_GLC) && tc_rng_chance(r, 1, 2))
+        m->flags |= WA_MOD_GLC;
+    if ((allow & WA_MODOK_SLC) && tc_rng_chance(r, 1, 2))
+        m->flags |= WA_MOD_SLC;
+    if ((allow & WA_MODOK_SC1) && tc_rng_chance(r, 1, 3))
+        m->flags |= WA_MOD_SCC;
+    if ((allow & WA_MODOK_OFFSET) && tc_rng_chance(r, 1, 2))
+        m->offset = rnd_offsets[tc_rng_below(r, sizeof(rnd_offsets) / sizeof(rnd_offsets[0]))];
+    if ((allow & WA_MODOK_OFFSET01) && tc_rng_chance(r, 1, 2)) {
+        m->offset = (int32_t)tc_rng_below(r, 256);
+        m->offset1 = (int32_t)tc_rng_below(r, 256);
+    }
+    if ((allow & WA_MODOK_OFFEN) && tc_rng_chance(r, 1, 2))
+        m->flags |= WA_MOD_OFFEN;
+    if ((allow & WA_MODOK_IDXEN) && tc_rng_chance(r, 1, 3))
+        m->flags |= WA_MOD_IDXEN;
+    if ((allow & WA_MODOK_LDS) && tc_rng_chance(r, 1, 4))
+        m->flags |= WA_MOD_LDS;
+    if ((allow & WA_MODOK_CBSZ) && tc_rng_chance(r, 1, 3))
+        m->cbsz = (uint8_t)tc_rng_below(r, 5);
+    if ((allow & WA_MODOK_ABID) && tc_rng_chance(r, 1, 3))
+        m->abid = (uint8_t)tc_rng_below(r, 16);
+    if ((allow & WA_MODOK_BLGP) && tc_rng_chance(r, 1, 3))
+        m->blgp = (uint8_t)tc_rng_below(r, 8);
+    if (allow & WA_MODOK_WAITCNT) {
+        m->vmcnt = (int8_t)((int)tc_rng_below(r, 65) - 1);
+        m->lgkmcnt = (int8_t)((int)tc_rng_below(r, 17) - 1);
+        m->expcnt = (int8_t)((int)tc_rng_below(r, 9) - 1);
+    }
+    unsigned form = tc_rng_below(r, 4);
+    if ((allow & WA_MODOK_DPP) && form == 0) {
+        static const unsigned short ctrls[] = { 0xB1, 0x1B, 0x101, 0x10F, 0x111, 0x11F, 0x121,
+                                                0x12F, 0x130, 0x134, 0x138, 0x13C, 0x140,
+                                                0x141, 0x142, 0x143 };
+        m->flags |= WA_MOD_DPP;
+        m->dpp_ctrl = ctrls[tc_rng_below(r, sizeof(ctrls) / sizeof(ctrls[0]))];
+        m->row_mask = (uint8_t)(tc_rng_chance(r, 1, 2) ? 0xF : tc_rng_below(r, 16));
+        m->bank_mask = (uint8_t)(tc_rng_chance(r, 1, 2) ? 0xF : tc_rng_below(r, 16));
+        if (tc_rng_chance(r, 1, 3))
+            m->flags |= WA_MOD_BOUND_CTRL;
+    } else if ((allow & WA_MODOK_SDWA) && form == 1) {
+        m->flags |= WA_MOD_SDWA;
+        m->dst_sel = (uint8_t)tc_rng_below(r, 7);
+        m->dst_unused = (uint8_t)tc_rng_below(r, 3);
+        m->src0_sel = (uint8_t)tc_rng_below(r, 7);
+        m->src1_sel = (uint8_t)tc_rng_below(r, 7);
+        if (tc_rng_chance(r, 1, 4))
+            m->sext = (uint8_t)(1u + tc_rng_below(r, 3));
+    }
+}
+
+/* Random operand set `n` of a row: kinds per position (a VALU keeps to one
+   scalar value most of the time: the constant bus), registers at random aligned
+   numbers, constants from the pools, and modifiers. With `illegal`, one
+   modifier the row does not allow is added as well. */
+static void random_inst(inst *I, tc_rng *r, wa_opcode op, unsigned n, int illegal)
+{
+    memset(I, 0, sizeof(*I));
+    I->op = op;
+    I->info = wa_isa_get(op);
+    const wa_isa_info *info = I->info;
+    wa_mods m = WA_MODS_INIT;
+    rnd_mods(r, info, info->mods_ok, &m);
+    unsigned extra = 0;
+    if (illegal) {
+        unsigned missing = ~info->mods_ok & (WA_MODOK_CLAMP | WA_MODOK_OMOD | WA_MODOK_NEG |
+                                            WA_MODOK_ABS | WA_MODOK_OPSEL | WA_MODOK_OPSEL_HI |
+                                            WA_MODOK_NEG_HI | WA_MODOK_DPP | WA_MODOK_SDWA |
+                                            WA_MODOK_GLC | WA_MODOK_SLC | WA_MODOK_SC1 |
+                                            WA_MODOK_OFFSET);
+        if (count_sources(info) == 0)
+            missing &= ~(WA_MODOK_NEG | WA_MODOK_ABS | WA_MODOK_OPSEL | WA_MODOK_OPSEL_HI |
+                         WA_MODOK_NEG_HI);
+        unsigned cnt = 0;
+        for (unsigned b = 0; b < 32; b++)
+            cnt += (missing >> b) & 1u;
+        if (cnt) {
+            unsigned pick = tc_rng_below(r, cnt);
+            for (unsigned b = 0; b < 32; b++)
+                if (((missing >> b) & 1u) && pick-- == 0) {
+                    extra = 1u << b;
+                    break;
+                }
+            wa_mods add = WA_MODS_INIT;
+            for (unsigned tries = 0; tries < 64 && add.flags == 0 && add.omod == 0 &&
+                                     add.neg == 0 && add.abs == 0 && add.op_sel == 0 &&
+                                     add.op_sel_hi == 0 && add.neg_hi == 0 && add.offset == 0;
+                 tries++)
+                rnd_mods(r, info, extra, &add);
+            if ((add.flags & (WA_MOD_DPP | WA_MOD_SDWA)) && (m.flags & (WA_MOD_DPP | WA_MOD_SDWA)))
+                add.flags &= ~(WA_MOD_DPP | WA_MOD_SDWA | WA_MOD_BOUND_CTRL);
+            m.flags |= add.flags;
+            if (add.omod) m.omod = add.omod;
+            if (add.neg) m.neg = add.neg;
+            if (add.abs) m.abs = add.abs;
+            if (add.op_sel) m.op_sel = add.op_sel;
+            if (add.op_sel_hi) m.op_sel_hi = add.op_sel_hi;
+            if (add.neg_hi) m.neg_hi = add.neg_hi;
+            if (add.offset) m.offset = add.offset;
+            if (add.flags & WA_MOD_DPP) {
+                m.dpp_ctrl = add.dpp_ctrl;
+                m.row_mask = add.row_mask;
+                m.bank_mask = add.bank_mask;
+            }
+            if (add.flags & WA_MOD_SDWA) {
+                m.dst_sel = add.dst_sel;
+                m.dst_unused = add.dst_unused;
+                m.src0_sel = add.src0_sel;
+                m.src1_sel = add.src1_sel;
+                m.sext = add.sext;
+            }
+        }
+    }
+    I->mods = m;
+    int valu = fmt_is_valu(info->format) || info->format == WA_FMT_MAI;
+    int scalar_used = 0;
+    for (unsigned k = 0; k < info->num_operands; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        okind kinds[K_COUNT_];
+        unsigned nk = allowed_kinds(spec, kinds);
+        okind pick = nk ? kinds[tc_rng_below(r, nk)] : K_NONE;
+        if (pick == K_SPEC && spec->role != WA_ROLE_USE && (info->flags & WA_IF_NO_SPECIAL_DST))
+            pick = K_S; /* the row's own rule: a numbered destination */
+        if (valu && spec->role == WA_ROLE_USE && scalar_used && kind_is_scalar(pick) &&
+            !tc_rng_chance(r, 1, 8)) {
+            for (unsigned i = 0; i < nk; i++)
+                if (!kind_is_scalar(kinds[i])) {
+                    pick = kinds[i];
+                    break;
+                }
+        }
+        if (info->format == WA_FMT_MUBUF && is_name(spec, "vaddr"))
+            pick = (m.flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)) ? K_V : K_OFF;
+        if (valu && spec->role == WA_ROLE_USE && kind_is_scalar(pick))
+            scalar_used = 1;
+        I->kind[k] = pick;
+        I->spec_sel[k] = (unsigned char)tc_rng_below(r, 5);
+    }
+    for (unsigned k = 0; k < info->num_operands; k++) {
+        const wa_isa_operand *spec = &info->operands[k];
+        unsigned size = position_size(I, k);
+        wa_operand o;
+        switch (I->kind[k]) {
+        case K_V: o = rnd_reg(r, WA_REG_VGPR, size); break;
+        case K_A: o = rnd_reg(r, WA_REG_AGPR, size); break;
+        case K_S: o = rnd_reg(r, WA_REG_SGPR, size); break;
+        case K_SPEC: o = make_special(I, k, size); break;
+        case K_LABEL: o = wa_opnd_label(TC_LABEL_ID); break;
+        case K_OFF: o = wa_opnd_off(); break;
+        case K_INL: o = wa_opnd_imm((int64_t)tc_rng_below(r, 81) - 16); break;
+        case K_INLF:
+            o = wa_opnd_fimm(rnd_inline_floats[tc_rng_below(
+                r, sizeof(rnd_inline_floats) / sizeof(rnd_inline_floats[0]))]);
+            break;
+        case K_LIT:
+            o = wa_opnd_imm(rnd_literals[tc_rng_below(r, sizeof(rnd_literals) /
+                                                             sizeof(rnd_literals[0]))]);
+            break;
+        case K_LITF:
+            o = wa_opnd_fimm(rnd_float_literals[tc_rng_below(
+                r, sizeof(rnd_float_literals) / sizeof(rnd_float_literals[0]))]);
+            break;
+        case K_IMM:
+        case K_IMM_LO:
+        case K_IMM_HI: o = wa_opnd_imm(rnd_field(r, spec)); break;
+        default: o = wa_opnd_none(); break;
+        }
+        I->fops[k] = o;
+    }
+    I->fixed = 1;
+    snprintf(I->variant, sizeof(I->variant), "random %u%s", n, extra ? " +not-allowed" : "");
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -791,13 +1086,18 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out-dir") == 0 && i + 1 < argc)
             out_dir = argv[++i];
+        else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc)
+            random_sets = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            random_seed = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
         else if (strcmp(argv[i], "--skip") == 0 && i + 1 < argc) {
             printf("skipped: %s\n", argv[i + 1]);
             return 77;
         } else {
-            fprintf(stderr, "usage: wa_isa_samples --out-dir DIR [--verbose] | --skip REASON\n");
+            fprintf(stderr, "usage: wa_isa_samples --out-dir DIR [--random N] [--seed S] [--verbose] "
+                            "| --skip REASON\n");
             return 2;
         }
     }
@@ -840,6 +1140,14 @@ int main(int argc, char **argv)
             }
             for (unsigned v = 0; v < nv; v++)
                 run_available(ctx, f, &st, &sn, &vars[v], t, v == 0);
+            tc_rng rng;
+            tc_rng_seed(&rng, 0x5EED0000u + op * 7919u + ti * 104729u +
+                                  (uint64_t)random_seed * 0x9E3779B9u);
+            for (unsigned k = 0; k < random_sets; k++) {
+                inst ri;
+                random_inst(&ri, &rng, (wa_opcode)op, k, k % 3 == 2);
+                run_available(ctx, f, &st, &sn, &ri, t, 0);
+            }
             const char *old = info->mnemonic_gfx90a;
             if (t == WA_TARGET_GFX90A && old && strcmp(old, info->mnemonic) != 0)
                 run_renamed_on_gfx90a(ctx, f, &st, &vars[0]);
@@ -857,9 +1165,13 @@ int main(int argc, char **argv)
     printf("isa samples: %u opcodes (pseudo excluded)\n", st.opcodes);
     for (unsigned ti = 0; ti < TC_NUM_TARGETS; ti++) {
         wa_target t = tc_targets[ti];
-        printf("  %-6s  %4u lines to accept, %3u to reject, %3u variants the validator rejects\n",
-               wa_target_name(t), st.accepted[t], st.rejected[t], st.strict[t]);
+        printf("  %-6s  %4u lines to accept (%4u random), %3u to reject, %4u rejected instances of "
+               "completed families (%4u random), %4u of the others\n",
+               wa_target_name(t), st.accepted[t], st.random_accepted[t], st.rejected[t],
+               st.must_reject[t], st.random_rejected[t], st.strict[t]);
     }
+    printf("  %u rejected instances the text form cannot state exactly (not written)\n",
+           st.unrepresentable);
     if (st.failures) {
         printf("isa samples: %u FAILURES (see above)\n", st.failures);
         return 1;

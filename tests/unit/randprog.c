@@ -886,6 +886,22 @@ static unsigned role_of(const wa_instr_view *v, const wa_isa_info *info, unsigne
     unsigned role = info->operands[k].role;
     if ((info->flags & WA_IF_RTN_GLC) && v->mods && (v->mods->flags & WA_MOD_GLC))
         role |= WA_ROLE_DEF;
+    /* writes of part of the destination keep the rest: they read it too (DPP
+       unless bound_ctrl and full masks; SDWA with dst_unused:UNUSED_PRESERVE and a
+       part selected; the op_sel bit of the result in a VOP1/VOP2/VOP3 row) */
+    const wa_mods *m = v->mods;
+    if (k == 0 && m && (role & WA_ROLE_DEF)) {
+        if ((m->flags & WA_MOD_DPP) &&
+            !((m->flags & WA_MOD_BOUND_CTRL) && m->row_mask == 0xF && m->bank_mask == 0xF))
+            role |= WA_ROLE_USE;
+        if ((m->flags & WA_MOD_SDWA) && m->dst_sel != WA_SDWA_DWORD &&
+            m->dst_unused == WA_SDWA_UNUSED_PRESERVE)
+            role |= WA_ROLE_USE;
+        if ((m->op_sel & 8u) && (info->operands[0].classes & WA_OC_VGPR) &&
+            (info->format == WA_FMT_VOP1 || info->format == WA_FMT_VOP2 ||
+             info->format == WA_FMT_VOP3))
+            role |= WA_ROLE_USE;
+    }
     return role;
 }
 
@@ -898,8 +914,11 @@ static unsigned branch_target_item(const wa_program *prog, const wa_instr_view *
                                    const unsigned *label_item, unsigned nlabels)
 {
     (void)prog;
-    if (v->num_operands && v->operands[0].kind == WA_OPND_LABEL && v->operands[0].id < nlabels)
-        return label_item[v->operands[0].id];
+    /* the label operand wherever it is (s_call_b64 and s_cbranch_i_fork have
+       an SGPR operand first) */
+    for (unsigned k = 0; k < v->num_operands; k++)
+        if (v->operands[k].kind == WA_OPND_LABEL && v->operands[k].id < nlabels)
+            return label_item[v->operands[k].id];
     return NONE;
 }
 
@@ -1130,25 +1149,37 @@ static int vreg_in(const rp_ref *r, const uint64_t *set, unsigned v)
     return 0;
 }
 
-/* ---- EXEC: where it may be narrower than at entry (item by item) ----------------
+/* ---- EXEC: where it may differ from the entry mask (item by item) ----------------
 
    An independent restatement of the rule liveness.h documents for
-   wa_liveness_exec_partial: the state before an item is "whole" or not, plus the
-   SGPR pairs known to hold the entry mask; s_and_saveexec_b64 D, S saves it into
-   D (when whole) and narrows EXEC; s_mov_b64 D, exec saves it; s_mov_b64 exec, S
-   and s_or_b64 exec, X, Y restore it when S (X or Y) is the entry mask;
-   s_and_b64 exec, X, Y keeps it when both are; any other write of EXEC narrows
-   it; any other SGPR write forgets the pairs it overlaps. Joins over reachable
-   predecessors; unreachable items are not narrowed (they never run). */
+   wa_liveness_exec_partial. A 64-bit mask is described by what its lanes may
+   hold: `in` for the lanes on at entry, `out` for the others, each a set of
+   values (bit 0: may be 0, bit 1: may be 1). The state before an item describes
+   EXEC (the entry mask: in {1}, out {0}) and SGPR pairs holding a described
+   subset of the entry mask (out {0}). A 64-bit bitwise row (the table's WA_LOGIC
+   facts) is evaluated set-wise over its sources (EXEC, a described pair, the
+   constants 0 and -1, anything else: {0,1} everywhere): a saveexec writes the old
+   EXEC (wrexec the new) to its destination and sets EXEC to the function of src0
+   and EXEC; a plain row writing EXEC sets it to its result; one writing a pair
+   describes the pair. A compare writing EXEC keeps a subset a subset; any other
+   write of EXEC makes it {0,1} everywhere; any other SGPR write forgets the pairs
+   it overlaps. EXEC differs from the entry mask wherever it is not exactly it.
+   Joins take the union over reachable predecessors; unreachable items never run. */
 
 #define X_MAXS 16u
 
-/* Saved entry masks are pairs of SGPR component bits (the reference's own
-   numbering, operand_bits), named by the first bit. */
+typedef struct xv {
+    unsigned in, out;
+} xv;
+
+/* Saved pairs are pairs of SGPR component bits (the reference's own numbering,
+   operand_bits), named by the first bit. */
 typedef struct xs {
-    int known, whole;
+    int known;
+    xv exec;
     unsigned n;
     unsigned bit[X_MAXS];
+    xv val[X_MAXS];
 } xs;
 
 static int x_is_exec(const wa_operand *o, int only64)
@@ -1167,17 +1198,6 @@ static unsigned x_pair_bit(const rp_ref *r, const wa_operand *o)
     return bits[0];
 }
 
-static int x_entry(const rp_ref *r, const xs *x, const wa_operand *o)
-{
-    if (x_is_exec(o, 1))
-        return x->whole;
-    unsigned b = x_pair_bit(r, o);
-    for (unsigned k = 0; k < x->n && b != NONE; k++)
-        if (x->bit[k] == b)
-            return 1;
-    return 0;
-}
-
 static void x_forget(const rp_ref *r, xs *x, const wa_operand *o)
 {
     unsigned bits[64];
@@ -1186,18 +1206,55 @@ static void x_forget(const rp_ref *r, xs *x, const wa_operand *o)
         int hit = 0;
         for (unsigned j = 0; j < m; j++)
             hit |= bits[j] == x->bit[k] || bits[j] == x->bit[k] + 1;
-        if (!hit)
-            x->bit[w++] = x->bit[k];
+        if (!hit) {
+            x->bit[w] = x->bit[k];
+            x->val[w++] = x->val[k];
+        }
     }
     x->n = w;
 }
 
-static void x_save(const rp_ref *r, xs *x, const wa_operand *o)
+static xv x_value(const rp_ref *r, const xs *x, const wa_operand *o)
+{
+    if (x_is_exec(o, 1))
+        return x->exec;
+    unsigned b = x_pair_bit(r, o);
+    for (unsigned k = 0; k < x->n && b != NONE; k++)
+        if (x->bit[k] == b)
+            return x->val[k];
+    if (o->kind == WA_OPND_IMM && o->imm.i == 0)
+        return (xv){ 1, 1 };
+    if (o->kind == WA_OPND_IMM && o->imm.i == -1)
+        return (xv){ 2, 2 };
+    return (xv){ 3, 3 };
+}
+
+static void x_save(const rp_ref *r, xs *x, const wa_operand *o, xv v)
 {
     unsigned b = x_pair_bit(r, o);
-    if (b == NONE || x->n >= X_MAXS || x_entry(r, x, o))
+    if (b == NONE || x->n >= X_MAXS || v.out != 1)
         return;
-    x->bit[x->n++] = b;
+    for (unsigned k = 0; k < x->n; k++)
+        if (x->bit[k] == b)
+            return;
+    x->bit[x->n] = b;
+    x->val[x->n++] = v;
+}
+
+/* The values truth table `t` (bit 2a+b) gives for sources that may be `a`, `b`. */
+static unsigned x_eval(unsigned t, unsigned a, unsigned b)
+{
+    unsigned out = 0;
+    for (unsigned va = 0; va <= 1; va++)
+        for (unsigned vb = 0; vb <= 1; vb++)
+            if ((a & (1u << va)) && (b & (1u << vb)))
+                out |= 1u << ((t >> (2 * va + vb)) & 1u);
+    return out;
+}
+
+static xv x_eval2(unsigned t, xv a, xv b)
+{
+    return (xv){ x_eval(t, a.in, b.in), x_eval(t, a.out, b.out) };
 }
 
 static void x_step(const rp_ref *r, xs *x, const wa_instr_view *v)
@@ -1211,35 +1268,37 @@ static void x_step(const rp_ref *r, xs *x, const wa_instr_view *v)
         if ((role_of(v, info, k) & WA_ROLE_DEF) && x_is_exec(&v->operands[k], 0))
             writes = 1;
     const wa_operand *o = v->operands;
-    if (v->opcode == WA_OP_S_AND_SAVEEXEC_B64) {
-        int whole = x->whole, src = x_entry(r, x, &o[1]);
+    unsigned logic = wa_isa_logic(v->opcode), t = logic & 0xFu;
+    int bitwise64 = (logic & WA_LOGIC_VALID) && nops >= 2 && info->operands[0].size == 2;
+    const xv any = { 3, 3 };
+    if ((logic & WA_LOGIC_EXEC) && nops == 2) {
+        xv old = x->exec, nv = x_eval2(t, x_value(r, x, &o[1]), old);
         x_forget(r, x, &o[0]);
-        if (whole)
-            x_save(r, x, &o[0]);
-        x->whole = whole && src;
+        if (!x_is_exec(&o[0], 0))
+            x_save(r, x, &o[0], (logic & WA_LOGIC_WREXEC) ? nv : old);
+        x->exec = x_is_exec(&o[0], 1) ? old : nv;
         return;
     }
+    xv val = any;
+    if (bitwise64)
+        val = x_eval2(t, x_value(r, x, &o[1]), nops >= 3 ? x_value(r, x, &o[2]) : any);
     if (!writes) {
         for (unsigned k = 0; k < nops; k++)
             if (role_of(v, info, k) & WA_ROLE_DEF)
                 x_forget(r, x, &o[k]);
-        if (v->opcode == WA_OP_S_MOV_B64 && x_is_exec(&o[1], 1) && x->whole)
-            x_save(r, x, &o[0]);
+        if (bitwise64)
+            x_save(r, x, &o[0], val);
         return;
     }
-    int whole = 0;
-    if (x_is_exec(&o[0], 1)) {
-        if (v->opcode == WA_OP_S_MOV_B64)
-            whole = x_entry(r, x, &o[1]);
-        else if (v->opcode == WA_OP_S_OR_B64)
-            whole = x_entry(r, x, &o[1]) || x_entry(r, x, &o[2]);
-        else if (v->opcode == WA_OP_S_AND_B64)
-            whole = x_entry(r, x, &o[1]) && x_entry(r, x, &o[2]);
-    }
+    xv e = any;
+    if (bitwise64 && x_is_exec(&o[0], 1))
+        e = val;
+    else if (info->format == WA_FMT_VOPC && x->exec.out == 1)
+        e = (xv){ 3, 1 };
     for (unsigned k = 0; k < nops; k++)
         if ((role_of(v, info, k) & WA_ROLE_DEF) && !x_is_exec(&o[k], 0))
             x_forget(r, x, &o[k]);
-    x->whole = whole;
+    x->exec = e;
 }
 
 /* dst = dst meet src; 1 if dst changed */
@@ -1251,17 +1310,27 @@ static int x_meet(xs *dst, const xs *src)
         *dst = *src;
         return 1;
     }
-    int changed = dst->whole && !src->whole;
-    dst->whole = dst->whole && src->whole;
+    xv e = { dst->exec.in | src->exec.in, dst->exec.out | src->exec.out };
+    int changed = e.in != dst->exec.in || e.out != dst->exec.out;
+    dst->exec = e;
     unsigned w = 0;
     for (unsigned k = 0; k < dst->n; k++) {
-        int keep = 0;
+        int found = -1;
         for (unsigned j = 0; j < src->n; j++)
-            keep |= src->bit[j] == dst->bit[k];
-        if (keep)
-            dst->bit[w++] = dst->bit[k];
-        else
+            if (src->bit[j] == dst->bit[k])
+                found = (int)j;
+        if (found < 0) {
             changed = 1;
+            continue;
+        }
+        xv u = { dst->val[k].in | src->val[found].in, dst->val[k].out | src->val[found].out };
+        changed |= u.in != dst->val[k].in || u.out != dst->val[k].out;
+        if (u.out != 1) {
+            changed = 1;
+            continue;
+        }
+        dst->bit[w] = dst->bit[k];
+        dst->val[w++] = u;
     }
     dst->n = w;
     return changed;
@@ -1275,7 +1344,7 @@ static unsigned char *ref_exec_narrow(const rp_ref *r, const wa_program *prog, u
     xs *in = xcalloc(n + 1, sizeof(xs));
     if (n) {
         in[0].known = 1;
-        in[0].whole = 1;
+        in[0].exec = (xv){ 2, 1 };
     }
     for (int changed = 1; changed;) {
         changed = 0;
@@ -1291,7 +1360,7 @@ static unsigned char *ref_exec_narrow(const rp_ref *r, const wa_program *prog, u
         }
     }
     for (unsigned i = 0; i < n; i++)
-        narrow[i] = in[i].known && !in[i].whole; /* unreachable items never run */
+        narrow[i] = in[i].known && !(in[i].exec.in == 2 && in[i].exec.out == 1); /* unreachable items never run */
     free(in);
     return narrow;
 }

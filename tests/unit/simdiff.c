@@ -41,7 +41,8 @@ static wa_sim *make_sim(const wa_program *prog, const sd_config *cfg, uint64_t s
 {
     wa_context *ctx = wa_program_context(prog);
     wa_sim_options o = WA_SIM_OPTIONS_INIT;
-    o.flags = WA_SIM_PERMISSIVE | (timing ? WA_SIM_TIMING : 0) | (hazards ? WA_SIM_HAZARDS : 0);
+    o.flags = WA_SIM_PERMISSIVE | WA_SIM_CLOCK_UNDEFINED | (timing ? WA_SIM_TIMING : 0) |
+              (hazards ? WA_SIM_HAZARDS : 0);
     o.seed = seed;
     memcpy(o.grid, cfg->grid, sizeof(o.grid));
     o.max_instructions = max_instructions;

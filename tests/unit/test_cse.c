@@ -335,7 +335,7 @@ static void dominating_and_sibling_blocks(void)
                        "  v_and_b32 %v5, 15, %v2\n"      /* sibling of %v4: kept */
                        "  global_store_dword v0, %v5, s[0:1]\n"
                        "join:\n"
-                       "  v_xor_b32 %v6, v0, %s1\n"      /* commuted: removed */
+                       "  v_xor_b32_e64 %v6, v0, %s1\n"      /* commuted: removed */
                        "  global_store_dword v0, %v6, s[0:1]\n"
                        "  s_endpgm\n",
                        0, NULL);
@@ -357,6 +357,56 @@ static void dominating_and_sibling_blocks(void)
     wa_context_destroy(ctx);
 }
 
+/* Facts from the table: instructions with side effects (s_getreg, s_getpc) or a
+   counter (s_memtime) are never values; pure SALU rows are, and commutative ones
+   (WA_IF_COMMUTATIVE) match with their sources swapped. */
+static void table_flags_decide(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    char *t = cse_body(ctx,
+                       "  s_getreg_b32 %s1, hwreg(HW_REG_MODE)\n"
+                       "  s_getreg_b32 %s2, hwreg(HW_REG_MODE)\n"
+                       "  s_memtime %s3<2,align=2>\n"
+                       "  s_memtime %s4<2,align=2>\n"
+                       "  s_getpc_b64 %s5<2,align=2>\n"
+                       "  s_getpc_b64 %s6<2,align=2>\n"
+                       "  s_bitreplicate_b64_b32 %s7<2,align=2>, %s1\n"
+                       "  s_bitreplicate_b64_b32 %s8<2,align=2>, %s1\n"
+                       "  s_mul_hi_u32 %s9, %s1, %s2\n"
+                       "  s_mul_hi_u32 %s10, %s2, %s1\n"
+                       "  s_waitcnt lgkmcnt(0)\n"
+                       "  s_store_dwordx2 %s3, s[0:1], 0\n"
+                       "  s_store_dwordx2 %s4, s[0:1], 8\n"
+                       "  s_store_dwordx2 %s5, s[0:1], 16\n"
+                       "  s_store_dwordx2 %s6, s[0:1], 24\n"
+                       "  s_store_dwordx2 %s7, s[0:1], 32\n"
+                       "  s_store_dwordx2 %s8, s[0:1], 40\n"
+                       "  s_store_dword %s9, s[0:1], 48\n"
+                       "  s_store_dword %s10, s[0:1], 52\n"
+                       "  s_endpgm\n",
+                       0, NULL);
+    CHECK_BODY(t, "  s_getreg_b32 %s1, hwreg(HW_REG_MODE)\n"
+                  "  s_getreg_b32 %s2, hwreg(HW_REG_MODE)\n"
+                  "  s_memtime %s3<2,align=2>\n"
+                  "  s_memtime %s4<2,align=2>\n"
+                  "  s_getpc_b64 %s5<2,align=2>\n"
+                  "  s_getpc_b64 %s6<2,align=2>\n"
+                  "  s_bitreplicate_b64_b32 %s7<2,align=2>, %s1\n"
+                  "  s_mul_hi_u32 %s9, %s1, %s2\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_store_dwordx2 %s3, s[0:1], 0\n"
+                  "  s_store_dwordx2 %s4, s[0:1], 8\n"
+                  "  s_store_dwordx2 %s5, s[0:1], 16\n"
+                  "  s_store_dwordx2 %s6, s[0:1], 24\n"
+                  "  s_store_dwordx2 %s7, s[0:1], 32\n"
+                  "  s_store_dwordx2 %s7, s[0:1], 40\n"
+                  "  s_store_dword %s9, s[0:1], 48\n"
+                  "  s_store_dword %s9, s[0:1], 52\n"
+                  "  s_endpgm\n");
+    wa_free(t);
+    wa_context_destroy(ctx);
+}
+
 static void redefined_registers_are_not_values(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
@@ -373,12 +423,12 @@ static void redefined_registers_are_not_values(void)
                        "  v_add_u32 %v13, %v3[1], v0\n"
                        "  s_mov_b32 %s9, 0\n"
                        "loop:\n"
-                       "  v_add_u32 %v6, %v5, 1\n"
+                       "  v_add_u32_e64 %v6, %v5, 1\n"
                        "  v_add_u32 %v5, 3, v0\n"
                        "  s_add_u32 %s9, %s9, 1\n"
                        "  s_cmp_lt_u32 %s9, 3\n"
                        "  s_cbranch_scc1 loop\n"
-                       "  v_cmp_gt_u32 %s10<2,align=2>, 16, v0\n"
+                       "  v_cmp_gt_u32_e64 %s10<2,align=2>, 16, v0\n"
                        "  s_and_saveexec_b64 %s11<2,align=2>, %s10\n"
                        "  v_add_u32 %v8, 3, v0\n"
                        "  s_or_b64 exec, exec, %s11\n"
@@ -409,13 +459,13 @@ static void masked_vgpr_writes(void)
        of the compares are whole and the second goes */
     wa_pass_stats s;
     char *t = cse_body(ctx,
-                       "  v_cmp_gt_u32 %s1<2,align=2>, 16, v0\n"
+                       "  v_cmp_gt_u32_e64 %s1<2,align=2>, 16, v0\n"
                        "  s_and_saveexec_b64 %s2<2,align=2>, %s1\n"
                        "  v_add_u32 %v3, 5, v0\n"
                        "  v_add_u32 %v4, 5, v0\n"
-                       "  v_cmp_gt_u32 %s5<2,align=2>, 8, v0\n"
-                       "  v_cmp_gt_u32 %s6<2,align=2>, 8, v0\n"
-                       "  v_cndmask_b32 %v7, %v3, %v4, %s6\n"
+                       "  v_cmp_gt_u32_e64 %s5<2,align=2>, 8, v0\n"
+                       "  v_cmp_gt_u32_e64 %s6<2,align=2>, 8, v0\n"
+                       "  v_cndmask_b32_e64 %v7, %v3, %v4, %s6\n"
                        "  global_store_dword v0, %v7, s[0:1]\n"
                        "  s_or_b64 exec, exec, %s2\n"
                        "  s_endpgm\n",
@@ -423,7 +473,7 @@ static void masked_vgpr_writes(void)
     CHECK_EQ_UINT(s.eliminated, 1);
     if (t) {
         CHECK_STR_CONTAINS(t, "  v_add_u32 %v3, 5, v0\n  v_add_u32 %v4, 5, v0\n");
-        CHECK_STR_CONTAINS(t, "v_cndmask_b32 %v7, %v3, %v4, %s5\n");
+        CHECK_STR_CONTAINS(t, "v_cndmask_b32_e64 %v7, %v3, %v4, %s5\n");
     }
     wa_free(t);
     wa_context_destroy(ctx);
@@ -496,19 +546,19 @@ static void exec_epochs(void)
        not the first; SALU results do not depend on EXEC */
     wa_pass_stats s;
     char *t = cse_body(ctx,
-                       "  v_cmp_gt_u32 %s1<2,align=2>, 40, v0\n"
+                       "  v_cmp_gt_u32_e64 %s1<2,align=2>, 40, v0\n"
                        "  s_mul_i32 %s5, s2, 12\n"
-                       "  v_cmp_gt_u32 %s2<2,align=2>, 16, v0\n"
+                       "  v_cmp_gt_u32_e64 %s2<2,align=2>, 16, v0\n"
                        "  s_and_saveexec_b64 %s3<2,align=2>, %s2\n"
-                       "  v_cmp_gt_u32 %s4<2,align=2>, 40, v0\n"
+                       "  v_cmp_gt_u32_e64 %s4<2,align=2>, 40, v0\n"
                        "  s_mul_i32 %s6, s2, 12\n"
-                       "  v_cndmask_b32 %v7, 0, 1, %s4\n"
+                       "  v_cndmask_b32_e64 %v7, 0, 1, %s4\n"
                        "  s_or_b64 exec, exec, %s3\n"
-                       "  v_cmp_gt_u32 %s12<2,align=2>, 40, v0\n"  /* entry mask again: = %s1 */
-                       "  v_cndmask_b32 %v8, 0, 1, %s12\n"
+                       "  v_cmp_gt_u32_e64 %s12<2,align=2>, 40, v0\n"  /* entry mask again: = %s1 */
+                       "  v_cndmask_b32_e64 %v8, 0, 1, %s12\n"
                        "  s_mov_b64 exec, -1\n"
-                       "  v_cmp_gt_u32 %s13<2,align=2>, 40, v0\n"  /* all lanes: kept */
-                       "  v_cndmask_b32 %v10, 0, 1, %s13\n"
+                       "  v_cmp_gt_u32_e64 %s13<2,align=2>, 40, v0\n"  /* all lanes: kept */
+                       "  v_cndmask_b32_e64 %v10, 0, 1, %s13\n"
                        "  global_store_dword v0, %v10, s[0:1]\n"
                        "  v_mov_b32 %v9, %s6\n"
                        "  global_store_dword v0, %v7, s[0:1]\n"
@@ -518,9 +568,9 @@ static void exec_epochs(void)
                        0, &s);
     CHECK_EQ_UINT(s.eliminated, 2);
     if (t) {
-        CHECK_STR_CONTAINS(t, "v_cmp_gt_u32 %s4<2,align=2>, 40, v0\n");
-        CHECK_STR_CONTAINS(t, "v_cndmask_b32 %v8, 0, 1, %s1\n");
-        CHECK_STR_CONTAINS(t, "v_cmp_gt_u32 %s13<2,align=2>, 40, v0\n");
+        CHECK_STR_CONTAINS(t, "v_cmp_gt_u32_e64 %s4<2,align=2>, 40, v0\n");
+        CHECK_STR_CONTAINS(t, "v_cndmask_b32_e64 %v8, 0, 1, %s1\n");
+        CHECK_STR_CONTAINS(t, "v_cmp_gt_u32_e64 %s13<2,align=2>, 40, v0\n");
         CHECK_STR_CONTAINS(t, "v_mov_b32 %v9, %s5\n");
     }
     wa_free(t);
@@ -536,13 +586,13 @@ static void exec_writing_loop(void)
                        "  s_mov_b32 %s2, 0\n"
                        "  v_mov_b32 %v3, 64\n"
                        "loop:\n"
-                       "  v_cmp_gt_u32 %s4<2,align=2>, 40, v0\n"
+                       "  v_cmp_gt_u32_e64 %s4<2,align=2>, 40, v0\n"
                        "  s_mul_i32 %s5, s2, 12\n"
                        "  v_mov_b32 %v6, %s4[0]\n"
-                       "  v_add_u32 %v6, %v6, %s5\n"
+                       "  v_add_u32_e64 %v6, %v6, %s5\n"
                        "  global_store_dword v0, %v6, s[0:1]\n"
                        "  v_subrev_u32 %v3, 9, %v3\n"
-                       "  v_cmp_gt_u32 %s7<2,align=2>, %v3, v0\n"
+                       "  v_cmp_gt_u32_e64 %s7<2,align=2>, %v3, v0\n"
                        "  s_and_b64 exec, exec, %s7\n"
                        "  s_add_u32 %s2, %s2, 1\n"
                        "  s_cmp_lt_u32 %s2, 3\n"
@@ -555,13 +605,13 @@ static void exec_writing_loop(void)
     CHECK_EQ_UINT(s.eliminated, 0);
     if (t)
         CHECK_STR_CONTAINS(t, "  v_mov_b32 %v3, 64\n  s_mul_i32 %s5, s2, 12\nloop:\n"
-                              "  v_cmp_gt_u32 %s4<2,align=2>, 40, v0\n");
+                              "  v_cmp_gt_u32_e64 %s4<2,align=2>, 40, v0\n");
     wa_free(t);
     /* WA_CSE_NO_HOIST keeps everything in place */
     t = cse_body(ctx, body, WA_CSE_NO_HOIST, &s);
     CHECK_EQ_UINT(s.hoisted, 0);
     if (t)
-        CHECK_STR_CONTAINS(t, "loop:\n  v_cmp_gt_u32 %s4<2,align=2>, 40, v0\n"
+        CHECK_STR_CONTAINS(t, "loop:\n  v_cmp_gt_u32_e64 %s4<2,align=2>, 40, v0\n"
                               "  s_mul_i32 %s5, s2, 12\n");
     wa_free(t);
     wa_context_destroy(ctx);
@@ -1353,7 +1403,7 @@ static void bench_kernels(void)
 #define BENCH_CASE
 #endif
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged)
+UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged) UT_CASE(table_flags_decide)
              UT_CASE(allocation_failures)
              UT_CASE(dominating_and_sibling_blocks) UT_CASE(redefined_registers_are_not_values)
                  UT_CASE(alignment_and_components) UT_CASE(masked_vgpr_writes)

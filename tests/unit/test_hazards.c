@@ -247,6 +247,10 @@ static const bcase bcases[] = {
     { "H2", "v_cmp_eq_u32 s[8:9], v0, v0", "v_writelane_b32 v2, 5, s9", { 4, 4, 4 } },
     /* H3: SALU writes M0, LDS-DMA: 1 */
     { "H3", "s_mov_b32 m0, 0", "buffer_load_dword v1, s[4:7], 0 offen lds", { 1, 1, 1 } },
+    /* ... and s_sendmsg / s_sendmsghalt / s_ttracedata, which read M0: 1 */
+    { "H3", "s_mov_b32 m0, 0", "s_sendmsg 3", { 1, 1, 1 } },
+    { "H3", "s_add_u32 m0, s1, 4", "s_sendmsghalt 1", { 1, 1, 1 } },
+    { "H3", "s_mov_b32 m0, s2", "s_ttracedata", { 1, 1, 1 } },
     /* H4: wide store data overwritten: 1 / 2 / 2; not for 64 bits or an SGPR soffset */
     { "H4", "buffer_store_dwordx4 v[4:7], v1, s[4:7], 0 offen", "v_mov_b32 v6, 1", { 1, 2, 2 } },
     { "H4", "global_store_dwordx3 v20, v[4:6], s[10:11]", "v_add_u32 v4, 1, v4", { 1, 2, 2 } },
@@ -314,6 +318,12 @@ static const bcase bcases[] = {
       "ds_read_b32 a9, v1", { 15, 7, 7 } },
     { "H17", "v_mfma_f32_16x16x4_f32 a[4:7], v4, v6, a[0:3]",
       "v_accvgpr_write_b32 a1, 0", { 7, 0, 0 } },
+    /* H35: an SMEM instruction right after an SMEM clause it conflicts with
+       (writes a register the clause reads or writes; a store after loads): 1 */
+    { "H35", "s_load_dwordx2 s[4:5], s[0:1], 0", "s_load_dword s0, s[0:1], 8", { 1, 1, 1 } },
+    { "H35", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[4:5], 8", { 1, 1, 1 } },
+    { "H35", "s_load_dword s4, s[0:1], 0", "s_store_dword s6, s[0:1], 8", { 1, 1, 1 } },
+    { "-", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[0:1], 8", { 0, 0, 0 } },
     /* no rule: interlocked pairs and registers that do not overlap */
     { "-", "s_mov_b32 s8, 3", "v_add_u32 v2, s8, v1", { 0, 0, 0 } },
     { "-", "v_mov_b32 v2, 5", "ds_write_b32 v1, v2", { 0, 0, 0 } },

@@ -138,7 +138,7 @@ static void entries_well_formed(void)
                 CHECK(o->classes != 0);
                 CHECK(o->role == WA_ROLE_DEF || o->role == WA_ROLE_USE ||
                       o->role == WA_ROLE_DEFUSE);
-                CHECK_EQ_HEX(o->classes & ~0x3FFu, 0);
+                CHECK_EQ_HEX(o->classes & ~0xFFFu, 0);
                 /* A hwreg field is a 16-bit immediate. */
                 if (o->classes & WA_OC_HWREG)
                     CHECK(o->classes == (WA_OC_IMM | WA_OC_HWREG) && o->imm_min == 0 &&
@@ -171,8 +171,12 @@ static void entries_well_formed(void)
         int has_label = 0;
         for (unsigned i = 0; i < in->num_operands; i++)
             has_label |= (in->operands[i].classes & WA_OC_LABEL) != 0;
-        CHECK_EQ_INT(has_label, op == WA_OP_LABEL ||
-                                    (in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) != 0);
+        /* Indirect control flow (an address in SGPRs) may have no label. */
+        if (!(in->flags & WA_IF_INDIRECT))
+            CHECK_EQ_INT(has_label, op == WA_OP_LABEL ||
+                                        (in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH)) != 0);
+        else
+            CHECK(in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_SIDE_EFFECTS));
         /* MFMA issue passes. */
         if (in->flags & WA_IF_MFMA) {
             CHECK(in->mfma_passes_gfx94x > 0);
@@ -208,7 +212,7 @@ static void enum_names(void)
 {
     static const char *const fmts[] = { "PSEUDO", "SOP1", "SOP2", "SOPK", "SOPC", "SOPP",
                                         "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P",
-                                        "MAI", "DS", "MUBUF", "GLOBAL" };
+                                        "MAI", "DS", "MUBUF", "GLOBAL", "FLAT", "SCRATCH" };
     CHECK_EQ_UINT(sizeof(fmts) / sizeof(fmts[0]), WA_FMT_COUNT_);
     for (unsigned f = 0; f < WA_FMT_COUNT_; f++)
         CHECK_STR_EQ(wa_format_name((wa_format)f), fmts[f]);
@@ -235,6 +239,11 @@ static void enum_names(void)
     CHECK_EQ_INT(WA_HZ_DIV_FMAS, 14);
     CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_DIV_FMAS), "div_fmas");
     CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_MOVREL), "movrel");
+    CHECK_STR_EQ(wa_hazard_class_name(WA_HZ_SENDMSG), "sendmsg");
+    /* Appended formats keep the earlier values. */
+    CHECK_EQ_INT(WA_FMT_GLOBAL, 15);
+    CHECK_EQ_INT(WA_FMT_FLAT, 16);
+    CHECK_EQ_INT(WA_FMT_SCRATCH, 17);
 }
 
 static void lookup_every_mnemonic(void)

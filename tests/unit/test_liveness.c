@@ -292,6 +292,37 @@ static void branch_to_next_label(void)
     wa_context_destroy(ctx);
 }
 
+/* Branches whose label is not their first operand (s_call_b64, s_cbranch_i_fork):
+   the label and the next instruction are the successors; s_setpc_b64 (an
+   address in SGPRs) has none. */
+static void branches_with_label_second(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  s_call_b64 s[4:5], callee\n"   /* 0  B0 */
+                                  "  s_cbranch_i_fork s[6:7], other\n" /* 1  B1 */
+                                  "  s_endpgm\n"                     /* 2  B2 */
+                                  "other:\n"                         /* 3  B3 */
+                                  "  s_endpgm\n"                     /* 4 */
+                                  "callee:\n"                        /* 5  B4 */
+                                  "  s_setpc_b64 s[4:5]\n"           /* 6 */
+                                  "  s_endpgm\n");                   /* 7  B5 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_EQ_UINT(wa_liveness_block_count(live), 6);
+    CHECK_BLOCK(live, 0, 0, 0, "", "1 4", NONE);
+    CHECK_BLOCK(live, 1, 1, 1, "0", "2 3", 0);
+    CHECK_BLOCK(live, 2, 2, 2, "1", "", 1);
+    CHECK_BLOCK(live, 3, 3, 4, "1", "", 1);
+    CHECK_BLOCK(live, 4, 5, 6, "0", "", 0);
+    wa_block_info bi;
+    if (CHECK_OK(wa_liveness_block(&bi, live, 5)))
+        CHECK(!bi.reachable);
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* ---- loops ------------------------------------------------------------------------------ */
 
 /* A value defined before a loop and read inside it is live across the back edge
@@ -957,6 +988,70 @@ static void exec_restores(void)
     wa_context_destroy(ctx);
 }
 
+/* Every bitwise write of EXEC is read from the table's truth tables: the
+   saveexec and wrexec forms save the old (new) EXEC and combine the source with
+   it; a plain 64-bit logic op writing EXEC gives it the function of its sources.
+   EXEC is the entry mask again only when the result is exactly it (every entry
+   lane on, no other): s_or_b64 exec, exec, S with S saved, s_not_b64 of its
+   complement; all lanes (s_mov_b64 exec, -1) is not. */
+static void exec_bitwise_forms(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_cmp_gt_u32 vcc, 16, v0\n"                    /* 0 */
+                                  "  s_and_saveexec_b64 %s1<2,align=2>, vcc\n"      /* 1: a subset */
+                                  "  v_mov_b32 v1, 1\n"                             /* 2 */
+                                  "  s_xor_b64 exec, exec, %s1\n"                   /* 3: the else lanes */
+                                  "  v_mov_b32 v1, 2\n"                             /* 4 */
+                                  "  s_or_b64 exec, exec, %s1\n"                    /* 5: restored */
+                                  "  v_mov_b32 v1, 3\n"                             /* 6 */
+                                  "  s_andn2_saveexec_b64 %s2<2,align=2>, %s1\n"    /* 7: E & ~E = 0 */
+                                  "  v_mov_b32 v1, 4\n"                             /* 8 */
+                                  "  s_orn2_saveexec_b64 %s3<2,align=2>, %s2\n"     /* 9: E | ~0: all */
+                                  "  v_mov_b32 v1, 5\n"                             /* 10 */
+                                  "  s_and_b64 exec, exec, %s1\n"                   /* 11: all & E */
+                                  "  v_mov_b32 v1, 6\n"                             /* 12 */
+                                  "  s_nand_saveexec_b64 %s4<2,align=2>, %s3\n"     /* 13: ~(0 & E) */
+                                  "  v_mov_b32 v1, 7\n"                             /* 14 */
+                                  "  s_xnor_b64 %s5<2,align=2>, %s4, 0\n"           /* 15: ~E, not saved */
+                                  "  s_andn1_wrexec_b64 %s6<2,align=2>, %s5\n"      /* 16 */
+                                  "  s_mov_b64 exec, %s4\n"                         /* 17: restored */
+                                  "  v_mov_b32 v1, 8\n"                             /* 18 */
+                                  "  s_nor_saveexec_b64 %s7<2,align=2>, 0\n"        /* 19: ~E */
+                                  "  s_not_b64 exec, exec\n"                        /* 20: ~~E = E */
+                                  "  v_mov_b32 v1, 9\n"                             /* 21 */
+                                  "  s_orn1_saveexec_b64 %s8<2,align=2>, -1\n"      /* 22: 0 | E */
+                                  "  s_xnor_saveexec_b64 %s9<2,align=2>, %s8\n"     /* 23: ~(E ^ E) */
+                                  "  s_andn2_wrexec_b64 %s10<2,align=2>, -1\n"      /* 24: ~all = 0 */
+                                  "  s_mov_b64 exec, -1\n"                          /* 25: all lanes */
+                                  "  v_mov_b32 v1, 10\n"                            /* 26 */
+                                  "  global_store_dword v0, v1, s[0:1]\n"           /* 27 */
+                                  "  s_endpgm\n");                                  /* 28 */
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 29), "..xxxx..xxxx..xxxx..x...xxxxx");
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+
+    prog = parse(ctx, "  s_or_saveexec_b64 %s1<2,align=2>, 0\n"      /* 0: 0 | E */
+                      "  s_xor_saveexec_b64 %s2<2,align=2>, 0\n"     /* 1: 0 ^ E */
+                      "  s_andn1_saveexec_b64 %s3<2,align=2>, 0\n"   /* 2: ~0 & E */
+                      "  v_mov_b32 v1, 1\n"                          /* 3 */
+                      "  s_andn1_saveexec_b64 %s4<2,align=2>, %s1\n" /* 4: ~E & E = 0 */
+                      "  v_mov_b32 v1, 2\n"                          /* 5 */
+                      "  s_or_saveexec_b64 %s5<2,align=2>, %s3\n"    /* 6: E | 0 */
+                      "  v_mov_b32 v1, 3\n"                          /* 7 */
+                      "  global_store_dword v0, v1, s[0:1]\n"        /* 8 */
+                      "  s_endpgm\n");                               /* 9 */
+    REQUIRE(prog);
+    live = live_of(prog);
+    REQUIRE(live);
+    CHECK_STR_EQ(exec_text(live, 10), ".....xx...");
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 /* v_writelane_b32 reads and writes vdst: the value stays live from its
    definition through the write lane, with no hole. */
 static void read_modify_write(void)
@@ -976,6 +1071,36 @@ static void read_modify_write(void)
     CHECK_SEGS(live, 3, "[5,6]");
     wa_liveness_destroy(live);
     /* and the SSA check accepts it (an update in place, not a second definition) */
+    wa_liveness_options o = WA_LIVENESS_OPTIONS_INIT;
+    o.flags = WA_LIVENESS_SSA_CHECK;
+    CHECK_OK(wa_liveness_compute(&live, prog, &o));
+    wa_liveness_destroy(live);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* Partial writes read the rest of their destination: SDWA into part of a VGPR
+   with dst_unused:UNUSED_PRESERVE, and op_sel's destination bit (the high half of
+   a 16-bit result). Both are updates in place, like v_writelane. */
+static void partial_destination_writes(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse(ctx, "  v_mov_b32 %v1, 0\n"                                  /* 0 */
+                                  "  v_mov_b32 %v2, 1\n"                                  /* 1 */
+                                  "  v_mov_b32_sdwa %v1, %v2 dst_sel:WORD_1 "
+                                  "dst_unused:UNUSED_PRESERVE src0_sel:WORD_0\n"          /* 2 */
+                                  "  v_pack_b32_f16 %v1, %v2, %v2 op_sel:[0,0,1]\n"      /* 3 */
+                                  "  v_mov_b32_sdwa %v3, %v2 dst_sel:WORD_1 "
+                                  "dst_unused:UNUSED_PAD\n"                               /* 4 */
+                                  "  global_store_dword v0, %v1, s[0:1]\n"               /* 5 */
+                                  "  global_store_dword v0, %v3, s[0:1]\n"               /* 6 */
+                                  "  s_endpgm\n");
+    REQUIRE(prog);
+    wa_liveness *live = live_of(prog);
+    REQUIRE(live);
+    CHECK_SEGS(live, 1, "[1,10]"); /* one value from item 0 to the store */
+    CHECK_SEGS(live, 3, "[9,12]"); /* UNUSED_PAD writes every bit: a new value */
+    wa_liveness_destroy(live);
     wa_liveness_options o = WA_LIVENESS_OPTIONS_INIT;
     o.flags = WA_LIVENESS_SSA_CHECK;
     CHECK_OK(wa_liveness_compute(&live, prog, &o));
@@ -1290,6 +1415,7 @@ static void random_programs_match_reference(void)
 }
 
 UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_dominators)
+         UT_CASE(branches_with_label_second)
              UT_CASE(branch_to_next_label) UT_CASE(loop_values) UT_CASE(nested_loops)
                  UT_CASE(loop_with_several_exits) UT_CASE(loop_at_entry) UT_CASE(irreducible_cycle)
                      UT_CASE(unreachable_blocks) UT_CASE(empty_program)
@@ -1298,8 +1424,8 @@ UT_SUITE(UT_CASE(straight_line_segments_and_pressure) UT_CASE(blocks_edges_and_d
                              UT_CASE(mfma_redefinition_at_block_start)
                              UT_CASE(partial_write_keeps_old_lanes)
                              UT_CASE(partial_write_divergent_if_else)
-                             UT_CASE(partial_write_in_loop) UT_CASE(exec_restores)
-                                 UT_CASE(read_modify_write) UT_CASE(physical_registers_count)
+                             UT_CASE(partial_write_in_loop) UT_CASE(exec_restores) UT_CASE(exec_bitwise_forms)
+                                 UT_CASE(read_modify_write) UT_CASE(partial_destination_writes) UT_CASE(physical_registers_count)
                                      UT_CASE(live_on_entry) UT_CASE(ssa_check)
                                          UT_CASE(api_and_options) UT_CASE(debug_switch_logs)
                                              UT_CASE(random_programs_match_reference));

@@ -520,10 +520,53 @@ static void compare_runs(void)
     wa_context_destroy(ctx);
 }
 
-/* Every opcode of the table is executed, except the block-scaled MFMAs. */
+/* Modifiers the semantics do not model stop the run with WA_E_UNSUPPORTED,
+   naming the modifier, at the instruction that carries it (docs/simulator.md). */
+static void modifiers_not_modelled(void)
+{
+    static const struct {
+        const char *line, *words;
+    } cases[] = {
+        { "v_add_f32_e64 v1, v2, v3 clamp", "does not model clamp (on v_add_f32)" },
+        { "v_add_f32_e64 v1, v2, v3 mul:2", "output modifier" },
+        { "v_add_f32_e64 v1, -v2, v3", "source negation" },
+        { "v_mul_f32_e64 v1, |v2|, v3", "absolute-value" },
+        { "v_mov_b32_sdwa v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0", "SDWA" },
+        { "v_pack_b32_f16 v1, v2, v3 op_sel:[1,0,0]", "op_sel" },
+        { "v_dot2_f32_f16 v1, v2, v3, v4 neg_lo:[1,0,0]", "source negation" },
+        { "v_dot2_f32_f16 v1, v2, v3, v4 neg_hi:[0,1,0]", "source negation" },
+        { "v_dot4_i32_i8 v1, v2, v3, v4 clamp", "clamp" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[512];
+        snprintf(text, sizeof(text),
+                 ".kernel t\n  .target gfx942\n  .abi workitem_id_x\n"
+                 "  v_mov_b32 v2, 1.0\n  v_mov_b32 v3, 2.0\n  v_mov_b32 v4, 0\n"
+                 "  %s ; @I7\n  s_endpgm\n.end_kernel\n",
+                 cases[i].line);
+        ut_context("%s", cases[i].line);
+        wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+        wa_program *prog = ut_parse(ctx, text);
+        if (CHECK(prog != NULL)) {
+            wa_sim *sim = sim_new(prog, 1, 0, 1);
+            if (sim) {
+                CHECK_STATUS(wa_sim_run(sim), WA_E_UNSUPPORTED);
+                CHECK_LAST_DIAG(ctx, WA_E_UNSUPPORTED, cases[i].words, UT_ANY, UT_ANY, 7);
+                wa_sim_destroy(sim);
+            }
+        }
+        wa_program_destroy(prog);
+        wa_context_destroy(ctx);
+    }
+    ut_context("%s", "");
+}
+
+/* Every opcode of the table is executed, or the simulator says why not (a
+   reason of its family, never the generic "no semantics"). The block-scaled
+   MFMAs are among those it leaves out. */
 static void opcodes_executed(void)
 {
-    unsigned executed = 0, other = 0;
+    unsigned executed = 0, other = 0, scaled = 0;
     for (unsigned op = 0; op < wa_isa_count(); op++) {
         const wa_isa_info *info = wa_isa_get(op);
         const char *why = wa_sim_unsupported(op);
@@ -534,13 +577,17 @@ static void opcodes_executed(void)
         if (!why) {
             executed++;
         } else {
-            CHECK_MSG(info->flags & WA_IF_F8F6F4, "%s is not executed: %s", info->mnemonic, why);
-            CHECK_STR_CONTAINS(why, "scale");
+            CHECK_MSG(strcmp(why, "no semantics") != 0, "%s has no semantics and no reason",
+                      info->mnemonic);
+            if (info->flags & WA_IF_F8F6F4) {
+                CHECK_STR_CONTAINS(why, "scale");
+                scaled++;
+            }
             other++;
         }
     }
-    printf("     %u opcodes executed, %u not (block-scaled MFMA)\n", executed, other);
-    CHECK_EQ_UINT(other, 2);
+    printf("     %u opcodes executed, %u not (%u block-scaled MFMAs)\n", executed, other, scaled);
+    CHECK_EQ_UINT(scaled, 2);
     CHECK(wa_sim_unsupported(wa_isa_count()) != NULL);
 }
 
@@ -548,4 +595,5 @@ UT_SUITE(UT_CASE(opcodes_executed) UT_CASE(api_and_bad_input) UT_CASE(copy_kerne
              UT_CASE(gemm_lds_four_waves) UT_CASE(missing_vmcnt_before_lds_write)
                  UT_CASE(missing_lgkmcnt_before_barrier) UT_CASE(lds_write_after_read_race)
                  UT_CASE(lds_read_after_write_race) UT_CASE(missing_lgkmcnt_before_mfma)
-                     UT_CASE(missing_lgkmcnt_after_smem) UT_CASE(compare_runs));
+                     UT_CASE(missing_lgkmcnt_after_smem) UT_CASE(compare_runs)
+                         UT_CASE(modifiers_not_modelled));

@@ -314,6 +314,27 @@ static void row8_m0_lds_dma(void)
           "m0", "H3", { 1, 1, 1 } },
         { "s_movk m0", NULL, "s_movk_i32 m0, 0x100", "buffer_load_ubyte v1, s[4:7], 0 offen lds",
           "m0", "H3", { 1, 1, 1 } },
+        { "s_ttracedata", NULL, "s_mov_b32 m0, 0", "s_ttracedata", "m0", "H3", { 1, 1, 1 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* H35: an SMEM instruction right after SMEM instructions (a soft clause) it
+   conflicts with: 1 (any other instruction between breaks the clause; a load
+   of a register loaded in the clause needs an s_waitcnt, which breaks it too). */
+static void smem_soft_clause(void)
+{
+    static const hz_case cases[] = {
+        { "load -> load over its address", NULL, "s_load_dwordx2 s[14:15], s[0:1], 0",
+          "s_load_dword s0, s[0:1], 8", "s_load_dword", "H35", { 1, 1, 1 } },
+        { "load -> store", NULL, "s_load_dword s14, s[0:1], 0",
+          "s_store_dword s6, s[10:11], 0", "s_store_dword", "H35", { 1, 1, 1 } },
+        { "load -> returning atomic", NULL, "s_load_dword s14, s[0:1], 0",
+          "s_atomic_add s6, s[10:11], 0 glc", "s_atomic_add", "H35", { 1, 1, 1 } },
+        { "independent loads", NULL, "s_load_dword s14, s[0:1], 0",
+          "s_load_dword s15, s[0:1], 8", "s_load_dword", "H35", { 0, 0, 0 } },
+        { "stores only", NULL, "s_store_dword s6, s[10:11], 0",
+          "s_store_dword s7, s[10:11], 4", "s_store_dword", "H35", { 0, 0, 0 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -1071,6 +1092,7 @@ static void summary(void)
 UT_SUITE(UT_CASE(row1_valu_sgpr_vmem)
          UT_CASE(row3_lane_select)
          UT_CASE(row8_m0_lds_dma)
+         UT_CASE(smem_soft_clause)
          UT_CASE(row9_wide_store_data)
          UT_CASE(row10_11_valu_sgpr_valu)
          UT_CASE(row12_valu_vgpr_readlane)

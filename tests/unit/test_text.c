@@ -332,7 +332,7 @@ static void printed_shape(void)
     CHECK_STR_CONTAINS(t, "; @I");
     CHECK_STR_CONTAINS(t, " trailing; with a semicolon\n");
     CHECK_STR_CONTAINS(t, "v_cmp_lt_u32 vcc, %v0, %v3<3,align=1>[2]");
-    CHECK_STR_CONTAINS(t, "v_cmp_lt_u32 %s8, vcc_lo, %v4<4,align=4>[1]");
+    CHECK_STR_CONTAINS(t, "v_cmp_lt_u32_e64 %s8, vcc_lo, %v4<4,align=4>[1]");
     CHECK_STR_CONTAINS(t, "v_accvgpr_read_b32 %v0, %a13<16,align=2>[9]");
     CHECK_STR_CONTAINS(t, "v_readfirstlane_b32 %s7, %v6<16,align=2>[15]");
     CHECK_STR_CONTAINS(t, "v_mov_b32 v255, s101");

@@ -234,6 +234,13 @@ static void literals(void)
     VALID("gfx942", "  v_fma_f32 v0, 0x3f800000, v1, v2\n  v_mul_lo_u32 v0, 0.5, v1\n" END);
     VALID("gfx942", "  v_fma_f32 v0, 0.15915494309189532, v1, v2\n  v_pack_b32_f16 v0, 0x3118, v1\n" END);
     INVALID("gfx942", "  v_fma_f32 v0, 8.0, v1, v2\n" END, "8.0|no literal", 1, 3, 0);
+    /* 64-bit integer operands: f64 bit patterns are inline constants, a literal is
+       a 32-bit integer (signed or unsigned), never a float */
+    VALID("gfx942", "  s_mov_b64 s[0:1], 0x3ff0000000000000\n  s_mov_b64 s[0:1], 0x87654321\n"
+                    "  s_mov_b64 s[0:1], -0x12345678\n  s_mov_b64 s[0:1], 0.15915494309189532\n"
+                    "  s_mov_b64 s[0:1], 0x3fc45f306dc9c882\n  s_mov_b64 s[0:1], -2.0\n" END);
+    INVALID("gfx942", "  s_mov_b64 s[0:1], 0x100000000\n" END, "0x100000000|32-bit literal", 1, 3, 0);
+    INVALID("gfx942", "  s_mov_b64 s[0:1], 3.25\n" END, "3.25|32-bit literal", 1, 3, 0);
     /* -0.0 is not the inline constant 0: as a float it needs a literal */
     VALID("gfx942", "  v_mov_b32 v0, -0.0\n  v_fma_f32 v0, 0.0, v1, v2\n" END);
     INVALID("gfx942", "  v_fma_f32 v0, -0.0, v1, v2\n" END, "-0.0|no literal", 1, 3, 0);
@@ -334,8 +341,8 @@ static void modifier_ranges(void)
     VALID("gfx942", "  ds_read_b32 v1, v2 offset:65535\n" END);
     INVALID("gfx942", "  ds_read_b32 v1, v2 offset:65536\n" END, "ds_read_b32|offset 65536|0..65535", 1, 3, 0);
     VALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset0:255 offset1:255\n" END);
-    INVALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset1:256\n" END, "ds_read2_b32|offset0/offset1|0..255", 1, 3, 0);
-    INVALID("gfx942", "  ds_write2_b32 v2, v0, v1 offset0:256\n" END, "offset0/offset1", 1, 3, 0);
+    INVALID("gfx942", "  ds_read2_b32 v[0:1], v2 offset1:256\n" END, "ds_read2_b32|offset1 256|0..255", 1, 3, 0);
+    INVALID("gfx942", "  ds_write2_b32 v2, v0, v1 offset0:256\n" END, "offset0 256|0..255", 1, 3, 0);
     VALID("gfx942", "  s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)\n" END);
     INVALID("gfx942", "  s_waitcnt vmcnt(64)\n" END, "s_waitcnt|vmcnt|0..63", 1, 3, 0);
     INVALID("gfx942", "  s_waitcnt lgkmcnt(16)\n" END, "lgkmcnt|0..15", 1, 3, 0);
@@ -355,14 +362,15 @@ static void modifier_ranges(void)
 static void modifier_formats(void)
 {
     setup();
-    INVALID("gfx942", "  v_add_u32 v0, v1, v2 glc\n" END, "v_add_u32|not valid", 1, 3, 0);
-    INVALID("gfx942", "  global_load_dword v0, v[2:3], off offen\n" END, "offen/idxen", 1, 3, 0);
+    INVALID("gfx942", "  v_add_u32 v0, v1, v2 glc\n" END, "v_add_u32 takes no glc/sc0", 1, 3, 0);
+    INVALID("gfx942", "  global_load_dword v0, v[2:3], off offen\n" END, "takes no offen", 1, 3, 0);
     INVALID("gfx942", "  v_add_u32 v0, v1, v2 offset:4\n" END, "v_add_u32 takes no offset", 1, 3, 0);
     INVALID("gfx942", "  ds_read_b32 v0, v1 offset1:4\n" END, "ds_read_b32 takes no offset1", 1, 3, 0);
     INVALID("gfx942", "  buffer_load_dword v0, v1, s[4:7], 0 offen cbsz:1\n" END, "cbsz", 1, 3, 0);
     INVALID("gfx942", "  s_nop 0 vmcnt(0)\n" END, "s_nop takes no vmcnt", 1, 3, 0);
-    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 offset:4\n" END, "offset", 1, 3, 0);
-    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 nt\n" END, "not valid", 1, 3, 0);
+    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 offset:4\n" END, "offset:4 needs an SGPR soffset", 1, 3, 0);
+    VALID("gfx942", "  s_load_dword s0, s[0:1], s2 offset:4\n" END);
+    INVALID("gfx942", "  s_load_dword s0, s[0:1], 0 nt\n" END, "takes no slc/nt", 1, 3, 0);
     VALID("gfx942", "  s_load_dword s0, s[0:1], 0 glc\n" END);
     /* a buffer load without an lds form cannot take `lds` (a parse error: no such opcode) */
     {
@@ -398,7 +406,7 @@ static void modifier_fields(void)
     REQUIRE_OK(wa_build_mfma(NULL, prog, WA_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4, d, a, b, d, sc, sc, &m));
     REQUIRE_OK(wa_build_sopp(NULL, prog, WA_OP_S_ENDPGM, 0));
     CHECK_OK(wa_program_validate(NULL, prog, NULL));
-    m.op_sel = 8; /* a fourth selector bit does not exist */
+    m.op_sel = 16; /* a fifth selector bit does not exist */
     CHECK_STATUS(wa_program_set_mods(prog, 0, &m), WA_E_INVALID);
     CHECK_LAST_DIAG(ctx, WA_E_INVALID, "op_sel", UT_ANY, UT_ANY, UT_ANY);
     CHECK_STATUS(wa_build_mfma(NULL, prog, WA_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4, d, a, b, d, sc,
@@ -557,8 +565,17 @@ static void attributes(void)
             "argument 1 'b' overlaps argument 0 'a'", UT_ANY, UT_ANY, WA_NO_TAG);
     INVALID("gfx942", "  .arg a, by_value, offset:4, size:8, align:8\n" END,
             "argument 0 'a'|offset 4|alignment 8", UT_ANY, UT_ANY, WA_NO_TAG);
-    INVALID("gfx942", "  .arg p, global_buffer, size:4\n" END, "pointer arguments are 8 bytes", UT_ANY, UT_ANY,
-            WA_NO_TAG);
+    INVALID("gfx942", "  .arg p, global_buffer, size:4\n" END, "global pointer arguments are 8 bytes", UT_ANY,
+            UT_ANY, WA_NO_TAG);
+    /* an LDS pointer is 4 bytes as LLVM writes it (8 as a generic pointer) */
+    VALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:4\n" END);
+    VALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:8\n" END);
+    INVALID("gfx942", "  .arg l, dynamic_shared_pointer, offset:0, size:2\n" END,
+            "dynamic shared pointers are 4 bytes", UT_ANY, UT_ANY, WA_NO_TAG);
+    /* every value kind of code object v5 metadata */
+    VALID("gfx942", "  .arg -, hidden_hostcall_buffer, offset:0, size:8\n"
+                    "  .arg -, hidden_heap_v1, offset:8, size:8\n"
+                    "  .arg -, hidden_private_base, offset:16, size:4\n" END);
     INVALID("gfx942", "  .arg big, by_value, offset:65536, size:4\n" END, "64 KiB", UT_ANY, UT_ANY, WA_NO_TAG);
     teardown();
 
@@ -782,7 +799,10 @@ static void every_opcode_has_a_valid_form(void)
                 snprintf(want, sizeof(want), "\t%s ", wa_isa_mnemonic(op, (wa_target)t));
                 if (info->num_operands == 0 && !(info->flags & WA_IF_WAITCNT))
                     snprintf(want, sizeof(want), "\t%s\n", wa_isa_mnemonic(op, (wa_target)t));
-                CHECK_STR_CONTAINS(asm_text, want);
+                char want64[104]; /* the VOP3 form of a VOP1/VOP2/VOPC row */
+                snprintf(want64, sizeof(want64), "\t%s_e64 ", wa_isa_mnemonic(op, (wa_target)t));
+                CHECK_MSG(strstr(asm_text, want) || strstr(asm_text, want64),
+                          "the assembly names neither %s nor %s:\n%s", want, want64, asm_text);
             }
             wa_free(asm_text);
             wa_program_destroy(prog);
@@ -847,11 +867,11 @@ static void dpp_rules(void)
     INVALID("gfx942", "  v_add_f32_dpp v0, v1, s2 quad_perm:[0,0,0,0]\n" END, "src1 must be a VGPR", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v0, 1 quad_perm:[0,0,0,0]\n" END, "src0 must be a VGPR, not an immediate", 1, 3, 0);
     INVALID("gfx942", "  v_cndmask_b32_dpp v0, v1, v2, s[0:1] quad_perm:[1,0,3,2]\n" END,
-            "the mask must be vcc", 1, 3, 0);
+            "mask must be vcc", 1, 3, 0);
     INVALID("gfx942", "  v_readfirstlane_b32_dpp s0, v1 quad_perm:[1,0,3,2]\n" END,
-            "v_readfirstlane_b32 has no DPP form", 1, 3, 0);
-    INVALID("gfx942", "  v_accvgpr_mov_b32_dpp a0, a1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
-    INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "has no DPP form", 1, 3, 0);
+            "v_readfirstlane_b32 takes no DPP modifier", 1, 3, 0);
+    INVALID("gfx942", "  v_accvgpr_mov_b32_dpp a0, a1 quad_perm:[1,0,3,2]\n" END, "takes no DPP modifier", 1, 3, 0);
+    INVALID("gfx950", "  v_permlane16_swap_b32_dpp v0, v1 quad_perm:[1,0,3,2]\n" END, "takes no DPP modifier", 1, 3, 0);
     INVALID("gfx942", "  v_cmp_eq_u32_dpp vcc, v1, v2 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
     INVALID("gfx942", "  v_fma_f32_dpp v0, v1, v2, v3 quad_perm:[1,0,3,2]\n" END, "DPP", 1, 3, 0);
     INVALID("gfx942", "  v_mov_b32_dpp v0, v1 dpp_ctrl:0x150\n" END, "DPP control 0x150", 1, 3, 0);

@@ -244,7 +244,7 @@ static void exact_waits(void)
                 "  v_mov_b32 v1, 0\n"
                 "  s_mov_b32 s4, 0\n"
                 "outer:\n"
-                "  v_add_u32 v3, v1, 1\n"
+                "  v_add_u32_e64 v3, v1, 1\n"
                 "  s_mov_b32 s5, 0\n"
                 "inner:\n"
                 "  ds_read_b32 v1, v12\n"
@@ -261,7 +261,7 @@ static void exact_waits(void)
                 "s_mov_b32 s4, 0\n"
                 "outer:\n"
                 "s_waitcnt lgkmcnt(1)\n"
-                "v_add_u32 v3, v1, 1\n"
+                "v_add_u32_e64 v3, v1, 1\n"
                 "s_mov_b32 s5, 0\n"
                 "inner:\n"
                 "ds_read_b32 v1, v12\n"
@@ -530,6 +530,74 @@ static void checker_violations(void)
                   "  v_add_u32 v4, v1, v2\n"
                   "  s_endpgm\n",
                   0, 2, 2, 2, "reads v1 while global_load_dword @I0");
+    wa_context_destroy(ctx);
+}
+
+/* Scalar stores and atomics count on lgkmcnt and complete in any order: a
+   store's data is read at issue (its register may be rewritten at once), a
+   returning atomic writes sdata (read it after lgkmcnt(0)), every memory access
+   after a scalar store or atomic waits for it, and a scalar store waits for the
+   scalar loads before it. The checker reports each missing wait. */
+static void scalar_stores_and_atomics(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    EXPECT_BODY(ctx,
+                "  s_store_dword s8, s[0:1], 0\n"
+                "  s_mov_b32 s8, 1\n"
+                "  s_atomic_add s9, s[0:1], 4\n"
+                "  s_mov_b32 s9, 2\n"
+                "  s_atomic_add s10, s[0:1], 8 glc\n"
+                "  s_add_u32 s11, s10, 1\n"
+                "  s_endpgm\n",
+                0,
+                "s_store_dword s8, s[0:1], 0\n"
+                "s_mov_b32 s8, 1\n"
+                "s_waitcnt lgkmcnt(0)\n"
+                "s_atomic_add s9, s[0:1], 4\n"
+                "s_mov_b32 s9, 2\n"
+                "s_waitcnt lgkmcnt(0)\n"
+                "s_atomic_add s10, s[0:1], 8 glc\n"
+                "s_waitcnt lgkmcnt(0)\n"
+                "s_add_u32 s11, s10, 1\n"
+                "s_endpgm\n");
+    EXPECT_BODY(ctx,
+                "  s_load_dword s4, s[0:1], 0\n"
+                "  s_store_dword s8, s[0:1], 4\n"
+                "  global_load_dword v1, v[2:3], off\n"
+                "  s_endpgm\n",
+                0,
+                "s_load_dword s4, s[0:1], 0\n"
+                "s_waitcnt lgkmcnt(0)\n"
+                "s_store_dword s8, s[0:1], 4\n"
+                "s_waitcnt lgkmcnt(0)\n"
+                "global_load_dword v1, v[2:3], off\n"
+                "s_endpgm\n");
+    /* the checker: a load behind a scalar store, a store behind a scalar load, a
+       returning atomic's result read early */
+    expect_errors(ctx,
+                  "  s_store_dword s8, s[0:1], 0\n"
+                  "  s_load_dword s4, s[0:1], 0\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_endpgm\n",
+                  0, 1, 1, 1, "accesses memory while s_store_dword @I0");
+    expect_errors(ctx,
+                  "  s_load_dword s4, s[0:1], 0\n"
+                  "  s_buffer_store_dword s8, s[12:15], 0\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_endpgm\n",
+                  0, 1, 1, 1, "writes memory while s_load_dword @I0");
+    expect_errors(ctx,
+                  "  s_atomic_cmpswap s[8:9], s[0:1], 0 glc\n"
+                  "  s_mov_b32 s10, s8\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_endpgm\n",
+                  0, 1, 1, 1, "reads s8 while s_atomic_cmpswap @I0");
+    expect_errors(ctx,
+                  "  s_store_dwordx2 s[8:9], s[0:1], 0\n"
+                  "  s_mov_b64 s[8:9], 0\n"
+                  "  s_waitcnt lgkmcnt(0)\n"
+                  "  s_endpgm\n",
+                  0, 0, 0, 0, "");
     wa_context_destroy(ctx);
 }
 
@@ -1172,5 +1240,5 @@ static void many_predecessors(void)
     wa_context_destroy(ctx);
 }
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(many_predecessors) UT_CASE(targets_tags_idempotence)
+UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(scalar_stores_and_atomics) UT_CASE(many_predecessors) UT_CASE(targets_tags_idempotence)
              UT_CASE(stats_values) UT_CASE(checker_violations) UT_CASE(checker_accepts) UT_CASE(several_waves) UT_CASE(random_programs) UT_CASE(checker_agreement) UT_CASE(examples) BENCH_CASE);

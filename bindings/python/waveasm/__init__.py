@@ -29,11 +29,11 @@ from .program import (
 )
 from .sim import SimStats, Simulator
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def library_version():
-    """Version string of the loaded library ("0.1.0")."""
+    """Version string of the loaded library ("0.2.0")."""
     return _clib.wa_version_string().decode()
 
 

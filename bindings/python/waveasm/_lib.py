@@ -14,8 +14,10 @@ from ctypes import (
     c_int32, c_int64, c_size_t, c_uint, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p,
 )
 
-# The binding speaks the ABI of this major version (the SONAME's number).
-ABI_MAJOR = 0
+# The binding speaks the ABI of this SONAME version: the major version, and
+# before 1.0 the minor version too (a 0.x release may renumber opcodes).
+ABI_VERSION = (0, 2)
+ABI_SOVERSION = ".".join(str(v) for v in ABI_VERSION) if ABI_VERSION[0] == 0 else str(ABI_VERSION[0])
 
 
 # ---- finding the library ---------------------------------------------------------
@@ -26,10 +28,10 @@ def _package_candidates(directory):
         names = os.listdir(directory)
     except OSError:
         return []
-    exact = [f"libwaveasm.so.{ABI_MAJOR}", "libwaveasm.so"]
+    exact = [f"libwaveasm.so.{ABI_SOVERSION}", "libwaveasm.so"]
     found = [n for n in exact if n in names]
-    # Fully versioned files (libwaveasm.so.0.1.0) count when no link was copied.
-    found += sorted(n for n in names if n.startswith(f"libwaveasm.so.{ABI_MAJOR}.")
+    # Fully versioned files (libwaveasm.so.0.2.0) count when no link was copied.
+    found += sorted(n for n in names if n.startswith(f"libwaveasm.so.{ABI_SOVERSION}.")
                     and n not in found)
     return [os.path.join(directory, n) for n in found]
 
@@ -51,7 +53,7 @@ def _load():
             tried.append(f"{path}: {e}")
     # The loader's own search (LD_LIBRARY_PATH, ld.so.cache, default dirs) first;
     # find_library also consults the compiler's and ldconfig's view.
-    names = [f"libwaveasm.so.{ABI_MAJOR}"]
+    names = [f"libwaveasm.so.{ABI_SOVERSION}"]
     found = ctypes.util.find_library("waveasm")
     if found and found not in names:
         names.append(found)
@@ -84,20 +86,26 @@ class WaOperand(Structure):
 
 
 class WaMods(Structure):
-    """wa_mods (program.h), version 2."""
+    """wa_mods (program.h), version 3."""
     _fields_ = [("version", c_uint), ("flags", c_uint), ("offset", c_int32),
                 ("offset1", c_int32), ("cbsz", c_uint8), ("abid", c_uint8),
                 ("blgp", c_uint8), ("op_sel", c_uint8), ("op_sel_hi", c_uint8),
                 ("vmcnt", c_int8), ("lgkmcnt", c_int8), ("expcnt", c_int8),
-                ("dpp_ctrl", c_uint16), ("row_mask", c_uint8), ("bank_mask", c_uint8)]
+                ("dpp_ctrl", c_uint16), ("row_mask", c_uint8), ("bank_mask", c_uint8),
+                ("neg", c_uint8), ("abs", c_uint8), ("neg_hi", c_uint8), ("omod", c_uint8),
+                ("dst_sel", c_uint8), ("dst_unused", c_uint8), ("src0_sel", c_uint8),
+                ("src1_sel", c_uint8), ("sext", c_uint8), ("reserved", c_uint8 * 3)]
 
 
-MODS_VERSION = 2
+MODS_VERSION = 3
+SDWA_DWORD = 6
+SDWA_UNUSED_PRESERVE = 2
 
 
 def mods_init():
     """WA_MODS_INIT."""
-    return WaMods(MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF)
+    return WaMods(MODS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, 0, 0xF, 0xF, 0, 0, 0, 0,
+                  SDWA_DWORD, SDWA_UNUSED_PRESERVE, SDWA_DWORD, SDWA_DWORD, 0)
 
 
 REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t, c_void_p)
@@ -149,7 +157,7 @@ class WaIsaInfo(Structure):
                 ("encoding_gfx90a", c_uint), ("mfma_passes_gfx90a", c_uint),
                 ("mfma_passes_gfx94x", c_uint), ("num_operands", c_uint),
                 ("operands", WaIsaOperand * ISA_MAX_OPERANDS),
-                ("mfma_passes_gfx950", c_uint)]
+                ("mfma_passes_gfx950", c_uint), ("mods_ok", c_uint)]
 
 
 class WaMfmaShape(Structure):
@@ -309,6 +317,7 @@ PROTOTYPES = {
     "wa_isa_get": (POINTER(WaIsaInfo), [_u]),
     "wa_isa_available": (c_int, [_u, c_int]),
     "wa_isa_mfma_shape": (POINTER(WaMfmaShape), [_u]),
+    "wa_isa_logic": (_u, [_u]),
     "wa_isa_mfma_passes": (_u, [_u, c_int]),
     "wa_isa_mnemonic": (c_char_p, [_u, c_int]),
     "wa_isa_lookup": (_st, [POINTER(c_int), c_char_p]),
@@ -391,6 +400,7 @@ PROTOTYPES = {
     # text.h
     "wa_program_parse": (_st, [_pp, _p, c_char_p, c_size_t, c_char_p]),
     "wa_program_parse_file": (_st, [_pp, _p, c_char_p]),
+    "wa_program_parse_asm": (_st, [_pp, _p, c_char_p, c_size_t, c_char_p, _u]),
     "wa_program_print": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaPrintOptions)]),
     "wa_program_print_item": (_st, [_buf, _p, _u, POINTER(WaPrintOptions)]),
     # validate.h
@@ -463,10 +473,10 @@ for _name, (_res, _args) in PROTOTYPES.items():
     _fn.restype = _res
     _fn.argtypes = _args
 
-_major = lib.wa_version_number() // 10000
-if _major != ABI_MAJOR:
+_loaded = (lib.wa_version_number() // 10000, lib.wa_version_number() // 100 % 100)
+if _loaded[0] != ABI_VERSION[0] or (ABI_VERSION[0] == 0 and _loaded[1] != ABI_VERSION[1]):
     raise ImportError(f"{library_path} is libwaveasm {lib.wa_version_string().decode()}; "
-                      f"this package needs major version {ABI_MAJOR}")
+                      f"this package needs the ABI of libwaveasm.so.{ABI_SOVERSION}")
 
 
 # ---- small helpers shared by the modules ------------------------------------------------

@@ -301,6 +301,12 @@ class Context(Handle):
         from .program import Program
         return Program.parse(text, file_name=file_name, context=self)
 
+    def parse_asm(self, text, index=0, file_name=None):
+        """Imports kernel `index` of AMDGPU assembly as LLVM writes it (see
+        Program.parse_asm)."""
+        from .program import Program
+        return Program.parse_asm(text, index=index, file_name=file_name, context=self)
+
     def parse_file(self, path):
         """Reads and parses a .wa file; FileError if it cannot be read."""
         from .program import Program

@@ -15,15 +15,19 @@ from .context import TARGET_VALUES, invalid, target_value
 
 # Bit names of the masks in isa.h, in bit order.
 OPERAND_CLASS_BITS = ("vgpr", "sgpr", "agpr", "special", "inline", "literal", "imm",
-                      "label", "off", "hwreg")
+                      "label", "off", "hwreg", "vcc32", "klit")
 FLAG_BITS = ("pseudo", "branch", "cbranch", "endpgm", "barrier", "waitcnt", "nop", "load",
              "store", "atomic", "lds_dma", "mfma", "trans", "rtn_glc", "ds_2addr",
              "smem_buffer", "f8f6f4", "side_effects", "no_special_dst", "move", "rel_m0",
-             "early_clobber")
+             "early_clobber", "indirect", "commutative")
+MODOK_BITS = ("clamp", "omod", "neg", "abs", "op_sel", "op_sel_hi", "neg_hi", "dpp", "sdwa",
+              "glc", "slc", "sc1", "offset", "offset01", "offen", "idxen", "lds", "cbsz",
+              "abid", "blgp", "waitcnt")
 IMPLICIT_BITS = ("scc", "vcc", "exec", "m0")
 COUNTER_BITS = ("vm", "lgkm", "exp")
 ROLES = {1: "def", 2: "use", 3: "defuse"}
-DATA_TYPES = ("none", "b32", "f32", "f16", "b64", "f64")
+DATA_TYPES = ("none", "b32", "f32", "f16", "b64", "f64", "b16", "bf16", "pk_b16", "pk_f16",
+              "pk_bf16", "pk_f32")
 MFMA_INPUTS = {1: "f16", 2: "bf16", 3: "fp8", 4: "i8", 5: "f32", 6: "f8f6f4", 7: "f64"}
 
 FORMATS = names(lib.wa_format_name)
@@ -79,7 +83,9 @@ class MfmaShape:
 
 @dataclass(frozen=True, repr=False)
 class OpInfo:
-    """Facts about one opcode, as the library's table has them."""
+    """Facts about one opcode, as the library's table has them. `mods_ok` names
+    the modifiers the instruction takes (MODOK_BITS); `logic` is wa_isa_logic()
+    (0 unless the result is a bitwise function of the sources)."""
 
     opcode: int
     id: str
@@ -97,6 +103,8 @@ class OpInfo:
     encoding_gfx90a: int
     operands: tuple
     mfma_shape: MfmaShape | None
+    mods_ok: frozenset
+    logic: int
 
     def __repr__(self):
         return f"<OpInfo {self.mnemonic} ({self.id}, opcode {self.opcode})>"
@@ -153,7 +161,8 @@ def _read(op):
         target_set(e.targets), bit_names(e.flags, FLAG_BITS),
         bit_names(e.implicit_defs, IMPLICIT_BITS), bit_names(e.implicit_uses, IMPLICIT_BITS),
         bit_names(e.counters, COUNTER_BITS), LATENCY_CLASSES[e.latency],
-        HAZARD_CLASSES[e.hazard], e.encoding, e.encoding_gfx90a, operands, shape)
+        HAZARD_CLASSES[e.hazard], e.encoding, e.encoding_gfx90a, operands, shape,
+        bit_names(e.mods_ok, MODOK_BITS), lib.wa_isa_logic(op))
 
 
 OPCODES = tuple(_read(op) for op in range(lib.wa_isa_count()))

@@ -32,10 +32,12 @@ _VIRT, _LABEL = KINDS.index("virt"), KINDS.index("label")
 
 # wa_mods flag bits by keyword; the second spelling of a pair is gfx942's.
 _MOD_FLAGS = {"offen": 0x01, "idxen": 0x02, "glc": 0x04, "sc0": 0x04, "slc": 0x08,
-              "nt": 0x08, "scc": 0x10, "sc1": 0x10, "lds": 0x20, "bound_ctrl": 0x80}
+              "nt": 0x08, "scc": 0x10, "sc1": 0x10, "lds": 0x20, "bound_ctrl": 0x80,
+              "clamp": 0x100, "sdwa": 0x200}
 _MOD_DPP = 0x40
 _MOD_FIELDS = ("offset", "offset1", "cbsz", "abid", "blgp", "op_sel", "op_sel_hi", "vmcnt",
-               "lgkmcnt", "expcnt", "row_mask", "bank_mask")
+               "lgkmcnt", "expcnt", "row_mask", "bank_mask", "neg", "abs", "neg_hi", "omod",
+               "dst_sel", "dst_unused", "src0_sel", "src1_sel", "sext")
 _MOD_DEFAULTS = {f: getattr(mods_init(), f) for f in _MOD_FIELDS}
 MODIFIERS = tuple(_MOD_FLAGS) + _MOD_FIELDS + ("offset0", "dpp")
 
@@ -62,9 +64,11 @@ _MOD_TYPES = dict(WaMods._fields_)
 
 def make_mods(**mods):
     """A wa_mods from keyword modifiers (see MODIFIERS): flags as booleans
-    (offen, idxen, glc/sc0, slc/nt, scc/sc1, lds, bound_ctrl), `dpp=<control>`,
-    and the fields offset (alias offset0), offset1, cbsz, abid, blgp, op_sel,
-    op_sel_hi (ints or lists of bits), vmcnt, lgkmcnt, expcnt, row_mask, bank_mask."""
+    (offen, idxen, glc/sc0, slc/nt, scc/sc1, lds, bound_ctrl, clamp, sdwa),
+    `dpp=<control>`, and the fields offset (alias offset0), offset1, cbsz, abid,
+    blgp, op_sel, op_sel_hi, neg, abs, neg_hi, sext (ints or lists of bits),
+    omod, vmcnt, lgkmcnt, expcnt, row_mask, bank_mask and the SDWA selects
+    dst_sel, dst_unused, src0_sel, src1_sel (hardware values)."""
     m = mods_init()
     for key, value in mods.items():
         if key in _MOD_FLAGS:
@@ -88,7 +92,7 @@ def make_mods(**mods):
 def mods_dict(m):
     """The non-default modifiers of a wa_mods, as keywords make_mods accepts."""
     out = {}
-    for key in ("offen", "idxen", "glc", "slc", "scc", "lds", "bound_ctrl"):
+    for key in ("offen", "idxen", "glc", "slc", "scc", "lds", "bound_ctrl", "clamp", "sdwa"):
         if m.flags & _MOD_FLAGS[key]:
             out[key] = True
     if m.flags & _MOD_DPP:
@@ -180,6 +184,18 @@ class Program(Handle):
         out = ctypes.c_void_p()
         ctx._call(lib.wa_program_parse, ctypes.byref(out), ctx._h, data, len(data),
                   cstr(file_name))
+        return cls.__new__(cls)._adopt(ctx, out.value)
+
+    @classmethod
+    def parse_asm(cls, text, *, index=0, file_name=None, context=None):
+        """Imports kernel number `index` from AMDGPU assembly as LLVM writes it
+        (llc output): code, ABI inputs, LDS size, arguments and workgroup size.
+        NotFoundError when the text has no kernel `index`."""
+        ctx = context if context is not None else Context()
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        out = ctypes.c_void_p()
+        ctx._call(lib.wa_program_parse_asm, ctypes.byref(out), ctx._h, data, len(data),
+                  cstr(file_name), index)
         return cls.__new__(cls)._adopt(ctx, out.value)
 
     @classmethod

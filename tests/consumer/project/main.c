@@ -7,6 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The installed table: <waveasm/isa.def> and the per-family row files it
+   includes (the row files under <waveasm/isa/>) expand to one entry per opcode. */
+static const char *const table_ids[] = {
+#define WA_INSN(ID, ...) #ID,
+#include <waveasm/isa.def>
+#undef WA_INSN
+};
+
 static int fail(wa_context *ctx, const char *what, wa_status st)
 {
     fprintf(stderr, "consumer: %s failed: %s (%s)\n", what, wa_status_string(st),
@@ -19,6 +27,13 @@ int main(void)
     if (wa_version_number() != WA_VERSION_NUMBER) {
         fprintf(stderr, "consumer: header version %s, library version %s\n",
                 WA_VERSION_STRING, wa_version_string());
+        return 1;
+    }
+
+    if (sizeof(table_ids) / sizeof(table_ids[0]) != wa_isa_count() ||
+        strcmp(table_ids[WA_OP_S_ENDPGM], "S_ENDPGM") != 0) {
+        fprintf(stderr, "consumer: <waveasm/isa.def> has %u rows, the library %u\n",
+                (unsigned)(sizeof(table_ids) / sizeof(table_ids[0])), wa_isa_count());
         return 1;
     }
 
