@@ -470,6 +470,9 @@ wa_operand tr_f32_of(tr *T, const wv *e, ety et);            /* VGPR/const opera
 wv tr_f32_to(tr *T, wa_operand f32, ety et, int uniform);    /* back to the element type */
 wv tr_math_unary(tr *T, const char *name, wa_operand x, int uniform, MlirOperation op);
 
+/* Reads element `lane` of each lane's `v` into `r` (lower_gpu.c). */
+int tr_broadcast_lane(tr *T, MlirOperation op, wval *v, const wv *lane, wval *r);
+
 /* Control flow helpers (lower_scf.c). */
 /* A register that can hold `w`'s elements across blocks (phi). */
 int tr_phi_alloc(tr *T, const wval *like, wval **out, int divergent);

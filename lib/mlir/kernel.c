@@ -134,7 +134,7 @@ wv tr_thread_id(tr *T, unsigned dim)
             /* y (z) is the same in a whole wave when a wave never spans two rows
                (planes): read it once into an SGPR */
             unsigned row = dim == 1 ? T->wg[0] : T->wg[0] * T->wg[1];
-            if (row % 64 == 0) {
+            if (dim > 0 && row % 64 == 0) {
                 wa_operand s = tr_vreg(T, WA_REG_SGPR, 1);
                 wa_operand ops[2] = { s, d };
                 tr_emit(T, WA_OP_V_READFIRSTLANE_B32, ops, 2, NULL);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int tr_broadcast_lane(tr *T, MlirOperation op, wval *v, const wv *lane, wval *r);
 
 /* ---- MFMA ------------------------------------------------------------------------------ */
 
@@ -98,7 +97,7 @@ static int lower_mfma(tr *T, MlirOperation op)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "MFMA operand negation is not supported");
     if (tr_attr_has(op, "reducePrecision") && tr_attr_int(op, "reducePrecision", 0))
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "xf32 (reducePrecision) MFMAs are not supported");
-    wa_mfma_input in;
+    wa_mfma_input in = 0;
     if (mfma_input(T, op, a->et, &in))
         return -1;
     wa_opcode opc;

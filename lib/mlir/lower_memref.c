@@ -964,8 +964,7 @@ static int lower_atomic_rmw(tr *T, MlirOperation op)
     tr_emit(T, WA_OP_V_MOV_B32, mv, 2, NULL);
     wa_mods mods = WA_MODS_INIT;
     mods.offset = (int32_t)r.c;
-    int want = !mlirOpResultIsNull(tr_result(op, 0)) &&
-               !mlirOpOperandIsNull(mlirValueGetFirstUse(tr_result(op, 0)));
+    int want = !mlirOpOperandIsNull(mlirValueGetFirstUse(tr_result(op, 0)));
     if (want)
         mods.flags |= WA_MOD_GLC;
     if (r.vaddr.kind != WA_OPND_OFF)

@@ -232,9 +232,6 @@ wval *tr_new_val_type(tr *T, MlirType t)
     unsigned rank, n;
     int64_t shape[TR_MAX_RANK];
     if (tr_type_shape(T, t, &et, &rank, shape, &n)) {
-        char buf[256] = "";
-        size_t used = 0;
-        (void)used;
         tr_error(T, T->cur_loc, WA_E_UNSUPPORTED, "values of this type are not supported");
         return NULL;
     }
