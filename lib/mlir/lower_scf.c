@@ -511,9 +511,11 @@ static int lower_for(tr *T, MlirOperation op)
         nw.e = &next;
         if (write_back(T, ps, dv, yv, &nw, n))
             return -1;
-        wv c = tr_icmp(T, cmp_lt, ive, ub, ivet, 1);
-        /* compare the written counter, not the pending value */
-        (void)c;
+        /* compare the written counter: the range facts of the induction
+           variable (lb <= iv < ub) do not hold for it */
+        wv cur = *ive;
+        cur.has_range = 0;
+        wv c = tr_icmp(T, cmp_lt, &cur, ub, ivet, 1);
         tr_branch_cond(T, &c, 1, l_body);
         tr_place(T, l_exit);
     } else {
@@ -522,7 +524,9 @@ static int lower_for(tr *T, MlirOperation op)
         tr_emit(T, WA_OP_S_MOV_B64, sv, 2, NULL);
         wa_label l_head = tr_label(T, "for_head");
         tr_place(T, l_head);
-        wv c = tr_icmp(T, cmp_lt, ive, ub, ivet, 0);
+        wv cur = *ive;
+        cur.has_range = 0;
+        wv c = tr_icmp(T, cmp_lt, &cur, ub, ivet, 0);
         wa_operand m = tr_mask(T, &c);
         wa_operand dead = tr_vreg(T, WA_REG_SGPR, 2);
         wa_operand se[2] = { dead, m };

@@ -91,4 +91,97 @@ static void reduction(void)
     mk_free(&k);
 }
 
-UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction));
+static void lds_transpose(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "lds_transpose.mlir", NULL) == 0) {
+        float *in = mk_alloc_f32(64 * 64, 1), *out = mk_alloc_f32(64 * 64, 0);
+        float *want = malloc(64 * 64 * sizeof(float));
+        for (unsigned r = 0; r < 64; r++)
+            for (unsigned c = 0; c < 64; c++)
+                want[c * 64 + r] = in[r * 64 + c];
+        mk_buffer(&k, "arg0", in, 64 * 64 * 4);
+        mk_buffer(&k, "arg1", out, 64 * 64 * 4);
+        if (mk_run(&k, 2, 2, 1) == 0)
+            mk_check_f32(out, want, 64 * 64, 0, "out");
+        free(in);
+        free(out);
+        free(want);
+    }
+    mk_free(&k);
+}
+
+/* f16 matrices of random values; the reference sums the exact products in
+   double (the MFMA accumulates in f32). */
+static uint16_t *rand_f16(size_t n, float *as_f32)
+{
+    uint16_t *h = malloc(n * sizeof(uint16_t));
+    for (size_t i = 0; i < n; i++) {
+        h[i] = mk_f32_to_f16(mk_randf());
+        as_f32[i] = mk_f16_to_f32(h[i]);
+    }
+    return h;
+}
+
+static void matmul_ref(float *c, const float *a, const float *b, unsigned m, unsigned n,
+                       unsigned kk)
+{
+    for (unsigned i = 0; i < m; i++)
+        for (unsigned j = 0; j < n; j++) {
+            double s = 0;
+            for (unsigned k = 0; k < kk; k++)
+                s += (double)a[i * kk + k] * (double)b[k * n + j];
+            c[i * n + j] = (float)s;
+        }
+}
+
+static void mfma_16x16x16(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "mfma_16x16x16.mlir", NULL) == 0) {
+        float af[256], bf[256], want[256];
+        uint16_t *a = rand_f16(256, af), *b = rand_f16(256, bf);
+        float *c = mk_alloc_f32(256, 0);
+        matmul_ref(want, af, bf, 16, 16, 16);
+        mk_buffer(&k, "arg0", a, 512);
+        mk_buffer(&k, "arg1", b, 512);
+        mk_buffer(&k, "arg2", c, 1024);
+        if (mk_run(&k, 1, 1, 1) == 0)
+            mk_check_f32(c, want, 256, 1e-5, "C");
+        free(a);
+        free(b);
+        free(c);
+    }
+    mk_free(&k);
+}
+
+/* 4 waves per workgroup, a 2x2 grid, LDS staging with barriers in a K loop. */
+static void gemm_kloop(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "gemm_kloop.mlir", NULL) == 0) {
+        const unsigned K = 80;
+        float *af = malloc(64 * K * sizeof(float)), *bf = malloc(K * 64 * sizeof(float));
+        float *want = malloc(64 * 64 * sizeof(float));
+        uint16_t *a = rand_f16(64 * K, af), *b = rand_f16(K * 64, bf);
+        float *c = mk_alloc_f32(64 * 64, 0);
+        matmul_ref(want, af, bf, 64, 64, K);
+        mk_buffer(&k, "arg0", a, 64 * K * 2);
+        mk_value(&k, "arg0_size1", K);
+        mk_buffer(&k, "arg1", b, K * 64 * 2);
+        mk_value(&k, "arg1_size0", K);
+        mk_buffer(&k, "arg2", c, 64 * 64 * 4);
+        if (mk_run(&k, 2, 2, 1) == 0)
+            mk_check_f32(c, want, 64 * 64, 1e-5, "C");
+        free(af);
+        free(bf);
+        free(want);
+        free(a);
+        free(b);
+        free(c);
+    }
+    mk_free(&k);
+}
+
+UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
+         UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop));
