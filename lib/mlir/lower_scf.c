@@ -294,6 +294,8 @@ static wval **operand_vals(tr *T, MlirOperation op, intptr_t first, intptr_t n)
 
 /* ---- scf.if ------------------------------------------------------------------------------------- */
 
+static void phis_define(tr *T, const phi *ps, intptr_t n);
+
 static int lower_if(tr *T, MlirOperation op)
 {
     wv *c = tr_scalar(T, tr_operand(op, 0));
@@ -353,6 +355,7 @@ static int lower_if(tr *T, MlirOperation op)
         tr_place(T, l_end);
     } else {
         wa_operand m = tr_mask(T, c);
+        phis_define(T, ps, nres);
         wa_operand saved = tr_vreg(T, WA_REG_SGPR, 2);
         wa_operand se[2] = { saved, m };
         tr_emit(T, WA_OP_S_AND_SAVEEXEC_B64, se, 2, NULL);
@@ -384,6 +387,32 @@ static int lower_if(tr *T, MlirOperation op)
         if (tr_set_val(T, tr_result(op, i), ps[i].view))
             return -1;
     return T->failed ? -1 : 0;
+}
+
+/* Gives the VGPRs of divergent-if phis a value before the branch: each side
+   writes only its lanes, and a lane that takes neither side (EXEC already
+   narrow) keeps what the register held, so the register must hold something
+   on every path (the allocator rejects a read that no definition reaches). */
+static void phis_define(tr *T, const phi *ps, intptr_t n)
+{
+    for (intptr_t i = 0; i < n; i++) {
+        const phi *p = &ps[i];
+        if (p->kind == PK_VBOOL) {
+            for (unsigned k = 0; k < p->n; k++) {
+                wa_operand ops[2] = { p->regs[k], wa_opnd_imm(0) };
+                tr_emit(T, WA_OP_V_MOV_B32, ops, 2, NULL);
+            }
+        } else if (p->kind == PK_VREG || p->kind == PK_TUPLE) {
+            unsigned size = 1;
+            wa_reg_class cls;
+            wa_program_vreg_info(&cls, &size, NULL, T->prog, p->reg.id);
+            for (unsigned k = 0; k < size; k++) {
+                wa_operand ops[2] = { size == 1 ? p->reg : wa_opnd_sub(p->reg, k, 1),
+                                      wa_opnd_imm(0) };
+                tr_emit(T, WA_OP_V_MOV_B32, ops, 2, NULL);
+            }
+        }
+    }
 }
 
 /* The loop's next values: the iteration arguments, then the induction

@@ -183,5 +183,134 @@ static void gemm_kloop(void)
     mk_free(&k);
 }
 
+static void reduce_multiwave(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "reduce_multiwave.mlir", NULL) == 0) {
+        const unsigned groups = 3;
+        uint32_t *in = mk_alloc_u32(groups * 1024, 1), *out = mk_alloc_u32(groups, 0);
+        uint32_t want[3] = { 0, 0, 0 };
+        for (unsigned i = 0; i < groups * 1024; i++)
+            want[i / 1024] += in[i];
+        mk_buffer(&k, "arg0", in, groups * 1024 * 4);
+        mk_value(&k, "arg0_size0", groups * 1024);
+        mk_buffer(&k, "arg1", out, groups * 4);
+        mk_value(&k, "arg1_size0", groups);
+        if (mk_run(&k, groups, 1, 1) == 0)
+            mk_check_u32(out, want, groups, "out");
+        free(in);
+        free(out);
+    }
+    mk_free(&k);
+}
+
+/* A 3x2x2 grid of 8x4x2 workgroups. */
+static void grid_ids(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "grid_ids.mlir", NULL) == 0) {
+        const unsigned gx = 3, gy = 2, gz = 2, dx = 8, dy = 4, dz = 2, n = gx * gy * gz * dx * dy * dz;
+        uint32_t *out = mk_alloc_u32(n, 0), *want = mk_alloc_u32(n, 0);
+        for (unsigned bz = 0; bz < gz; bz++)
+            for (unsigned by = 0; by < gy; by++)
+                for (unsigned bx = 0; bx < gx; bx++)
+                    for (unsigned tz = 0; tz < dz; tz++)
+                        for (unsigned ty = 0; ty < dy; ty++)
+                            for (unsigned tx = 0; tx < dx; tx++) {
+                                unsigned wg = (bz * gy + by) * gx + bx, t = (tz * dy + ty) * dx + tx;
+                                want[wg * dx * dy * dz + t] = (bx * dx + tx) +
+                                                              1000u * (gx + 10 * gy + 100 * gz) +
+                                                              1000000u * t;
+                            }
+        mk_buffer(&k, "arg0", out, n * 4);
+        mk_value(&k, "arg0_size0", n);
+        if (mk_run(&k, gx, gy, gz) == 0)
+            mk_check_u32(out, want, n, "out");
+        free(out);
+        free(want);
+    }
+    mk_free(&k);
+}
+
+static void divergent_if(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "divergent_if.mlir", NULL) == 0) {
+        uint32_t *in = mk_alloc_u32(256, 1), *out = mk_alloc_u32(256, 0);
+        uint32_t *flags = mk_alloc_u32(256, 1), *want = mk_alloc_u32(256, 0);
+        uint32_t *want_flags = malloc(256 * 4);
+        memcpy(want_flags, flags, 256 * 4);
+        for (unsigned i = 0; i < 256; i++) {
+            if (i % 5 == 0)
+                in[i] = (uint32_t)-(int32_t)(i * 3); /* small negative values too */
+            int32_t x = (int32_t)in[i];
+            uint32_t r, f;
+            if (x < 0) {
+                uint32_t y = 0u - (uint32_t)x, m = y % 7;
+                if (m > 3)
+                    want_flags[i] = m;
+                r = y;
+                f = m;
+            } else {
+                r = (uint32_t)x * 3u;
+                f = 100;
+            }
+            want[i] = r + f;
+        }
+        mk_buffer(&k, "arg0", in, 1024);
+        mk_buffer(&k, "arg1", out, 1024);
+        mk_buffer(&k, "arg2", flags, 1024);
+        if (mk_run(&k, 4, 1, 1) == 0) {
+            mk_check_u32(out, want, 256, "out");
+            mk_check_u32(flags, want_flags, 256, "flags");
+        }
+        free(in);
+        free(out);
+        free(flags);
+        free(want);
+        free(want_flags);
+    }
+    mk_free(&k);
+}
+
+static void loops(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "loops.mlir", NULL) == 0) {
+        const unsigned n = 5;
+        uint32_t *in = mk_alloc_u32(n * 64, 1), *out = mk_alloc_u32(3 * 64, 0);
+        uint32_t want[3 * 64];
+        for (unsigned t = 0; t < 64; t++) {
+            uint32_t s = 0, x = 0;
+            for (unsigned i = 0; i < n; i++) {
+                s += in[i * 64 + t];
+                x ^= in[i * 64 + t];
+            }
+            uint32_t q = 0;
+            for (unsigned j = t % 5; j < t % 11; j += 2)
+                q += j * j;
+            uint32_t v = t + 1, steps = 0;
+            while (v != 1) {
+                v = (v & 1) ? 3 * v + 1 : v / 2;
+                steps++;
+            }
+            want[3 * t] = s + x;
+            want[3 * t + 1] = q;
+            want[3 * t + 2] = steps;
+        }
+        mk_buffer(&k, "arg0", in, n * 64 * 4);
+        mk_value(&k, "arg0_size0", n * 64);
+        mk_buffer(&k, "arg1", out, 3 * 64 * 4);
+        mk_value(&k, "arg1_size0", 3 * 64);
+        mk_value(&k, "arg2", n);
+        if (mk_run(&k, 1, 1, 1) == 0)
+            mk_check_u32(out, want, 3 * 64, "out");
+        free(in);
+        free(out);
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
-         UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop));
+         UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
+         UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops));
