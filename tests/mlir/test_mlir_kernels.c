@@ -311,6 +311,64 @@ static void loops(void)
     mk_free(&k);
 }
 
+/* M and N not multiples of the 16x16 workgroup; the input rows are `pitch`
+   apart from element `off` of the flat input. */
+static void dynamic_shapes(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "dynamic_shapes.mlir", NULL) == 0) {
+        const unsigned m = 37, n = 21, pitch = 29, off = 5, gx = 2, gy = 3;
+        const unsigned in_n = off + m * pitch;
+        float *in = mk_alloc_f32(in_n, 1), *bias = mk_alloc_f32(n, 1);
+        float *out = mk_alloc_f32(m * n, 1), *want = malloc(m * n * sizeof(float));
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                want[i * n + j] = in[off + i * pitch + j] * 2.0f + bias[j];
+        mk_buffer(&k, "arg0", in, in_n * 4);
+        mk_value(&k, "arg0_size0", in_n);
+        mk_buffer(&k, "arg1", bias, n * 4);
+        mk_value(&k, "arg1_size0", n);
+        mk_buffer(&k, "arg2", out, m * n * 4);
+        mk_value(&k, "arg2_size0", m);
+        mk_value(&k, "arg2_size1", n);
+        mk_value(&k, "arg3", m);
+        mk_value(&k, "arg4", n);
+        mk_value(&k, "arg5", pitch);
+        mk_value(&k, "arg6", off);
+        if (mk_run(&k, gx, gy, 1) == 0)
+            mk_check_f32(out, want, m * n, 0, "out");
+        free(in);
+        free(bias);
+        free(out);
+        free(want);
+    }
+    mk_free(&k);
+}
+
+static void stream_binding(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "stream_binding.mlir", NULL) == 0) {
+        float *a = mk_alloc_f32(512, 1), *b = mk_alloc_f32(512 + 16, 1), *o = mk_alloc_f32(512, 0);
+        float want[512], s = 1.75f;
+        for (unsigned i = 0; i < 512; i++)
+            want[i] = a[i] * s + b[16 + i];
+        uint32_t sbits;
+        memcpy(&sbits, &s, 4);
+        mk_buffer(&k, "arg0", a, 512 * 4);
+        mk_buffer(&k, "arg1", b, (512 + 16) * 4);
+        mk_buffer(&k, "arg2", o, 512 * 4);
+        mk_value(&k, "arg3", sbits);
+        if (mk_run(&k, 4, 1, 1) == 0)
+            mk_check_f32(o, want, 512, 1e-6, "out");
+        free(a);
+        free(b);
+        free(o);
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
          UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
-         UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops));
+         UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops)
+         UT_CASE(dynamic_shapes) UT_CASE(stream_binding));
