@@ -199,30 +199,36 @@ static void valu_legal(tr *T, wa_opcode op, wa_operand dst, wa_operand *src, uns
             continue;
         }
     }
-    /* Constant bus: one scalar value (SGPRs counted once, literal included). */
+    /* Constant bus: one scalar value (SGPRs counted once, literal included).
+       Scalars that must stay (a lane mask, positions without VGPRs) are
+       counted first; the others move to VGPRs once the bus is taken. */
     const wa_operand *seen[WA_ISA_MAX_OPERANDS];
     unsigned nseen = 0;
     unsigned scalars = literal_used;
     if (info->implicit_uses & WA_IMPL_VCC)
         scalars++;
-    for (unsigned k = 0; k < nsrc; k++) {
-        wa_operand *o = &src[k];
-        if (!is_scalar_reg(o))
-            continue;
-        int dup = 0;
-        for (unsigned j = 0; j < nseen; j++)
-            dup |= same_operand(seen[j], o);
-        if (dup)
-            continue;
-        const wa_isa_operand *spec = &info->operands[first_use + k];
-        if (scalars >= 1 && strcmp(spec->name, "mask") != 0 && (spec->classes & WA_OC_VGPR)) {
-            if (o->count == 1)
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < nsrc; k++) {
+            wa_operand *o = &src[k];
+            if (!is_scalar_reg(o))
+                continue;
+            const wa_isa_operand *spec = &info->operands[first_use + k];
+            int fixed = strcmp(spec->name, "mask") == 0 || !(spec->classes & WA_OC_VGPR) ||
+                        o->count != 1;
+            if (fixed != (pass == 0))
+                continue;
+            int dup = 0;
+            for (unsigned j = 0; j < nseen; j++)
+                dup |= same_operand(seen[j], o);
+            if (dup)
+                continue;
+            if (scalars >= 1 && !fixed) {
                 *o = tr_to_vgpr(T, *o);
-            continue;
+                continue;
+            }
+            seen[nseen++] = o;
+            scalars++;
         }
-        seen[nseen++] = o;
-        scalars++;
-    }
     wa_operand ops[WA_ISA_MAX_OPERANDS];
     unsigned n = 0;
     ops[n++] = dst;

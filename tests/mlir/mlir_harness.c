@@ -24,7 +24,7 @@ void mk_print_diags(const wa_context *ctx)
     }
 }
 
-static void mk_init(mk *k)
+void mk_init(mk *k)
 {
     if (!k->ctx) {
         memset(k, 0, sizeof(*k));
@@ -111,7 +111,7 @@ int mk_compile(mk *k)
         mk_print_diags(k->ctx);
         return -1;
     }
-    int rc = mk_assemble(k, text, len);
+    int rc = k->no_assemble ? 0 : mk_assemble(k, text, len);
     wa_free(text);
     return rc;
 }

@@ -23,6 +23,7 @@ typedef struct mk {
     int bound[MK_MAX_ARGS];
     unsigned sim_flags;     /* added to WA_SIM_TIMING | WA_SIM_HAZARDS */
     unsigned seed;
+    int no_assemble;        /* skip llvm-mc (many similar kernels) */
 } mk;
 
 /* Prints the context's diagnostics to stderr (for failing checks). */
@@ -30,6 +31,9 @@ void mk_print_diags(const wa_context *ctx);
 
 /* Translates `text` (named `name` in locations) and keeps kernel `index`;
    the status of the translation (diagnostics stay on k->ctx). */
+/* Starts `k` (zeroed) with a gfx942 context; mk_translate does it too. */
+void mk_init(mk *k);
+
 wa_status mk_translate(mk *k, const char *text, const char *name, const wa_mlir_options *mo,
                        unsigned index);
 /* Reads tests/mlir/<file> and translates it. */
