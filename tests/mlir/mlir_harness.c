@@ -26,17 +26,16 @@ void mk_print_diags(const wa_context *ctx)
 
 void mk_init(mk *k)
 {
-    if (!k->ctx) {
-        memset(k, 0, sizeof(*k));
-        k->ctx = ut_context_new(WA_TARGET_GFX942);
-        k->seed = 1;
-    }
+    memset(k, 0, sizeof(*k));
+    k->ctx = ut_context_new(WA_TARGET_GFX942);
+    k->seed = 1;
 }
 
 wa_status mk_translate(mk *k, const char *text, const char *name, const wa_mlir_options *mo,
                        unsigned index)
 {
-    mk_init(k);
+    if (!k->ctx)
+        mk_init(k);
     wa_mlir_result *res = NULL;
     wa_status st = wa_mlir_translate(&res, k->ctx, text, strlen(text), name, mo);
     if (st != WA_OK)

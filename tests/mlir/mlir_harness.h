@@ -31,7 +31,7 @@ void mk_print_diags(const wa_context *ctx);
 
 /* Translates `text` (named `name` in locations) and keeps kernel `index`;
    the status of the translation (diagnostics stay on k->ctx). */
-/* Starts `k` (zeroed) with a gfx942 context; mk_translate does it too. */
+/* Starts `k` with a gfx942 context (mk_translate does it for a zeroed `k`). */
 void mk_init(mk *k);
 
 wa_status mk_translate(mk *k, const char *text, const char *name, const wa_mlir_options *mo,
