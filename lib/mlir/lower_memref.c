@@ -938,8 +938,12 @@ static int lower_extract_strided_metadata(tr *T, MlirOperation op)
 static int lower_atomic_rmw(tr *T, MlirOperation op)
 {
     MlirAttribute k = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
-    char kind[64];
-    tr_attr_str(k, kind, sizeof(kind));
+    /* arith::AtomicRMWKind, an integer attribute */
+    static const char *const kinds[] = { "addf", "addi", "assign", "maximumf", "maxs", "maxu",
+                                         "minimumf", "mins", "minu", "mulf", "muli", "ori",
+                                         "andi", "maxnumf", "minnumf" };
+    int64_t kv = mlirAttributeIsAInteger(k) ? mlirIntegerAttrGetValueInt(k) : -1;
+    const char *kind = kv >= 0 && kv < (int64_t)(sizeof(kinds) / sizeof(kinds[0])) ? kinds[kv] : "?";
     wv *v = tr_scalar(T, tr_operand(op, 0));
     mref *m = tr_memref(T, tr_operand(op, 1));
     if (!v || !m)
@@ -947,7 +951,7 @@ static int lower_atomic_rmw(tr *T, MlirOperation op)
     wv *idx = indices(T, op, 2, m->rank);
     if (!idx)
         return -1;
-    int is_addf = strstr(kind, "addf") != NULL;
+    int is_addf = strcmp(kind, "addf") == 0;
     if (!is_addf || m->space == MS_LDS || m->et.fkind != EF_F32)
         return tr_error_op(T, op, WA_E_UNSUPPORTED,
                            "memref.atomic_rmw %s on this memory is not supported (global f32 "

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static int set_result(tr *T, MlirOperation op, intptr_t i, wval *w)
@@ -808,8 +809,14 @@ static int lower_reduction(tr *T, MlirOperation op)
     if (!v || !r)
         return -1;
     MlirAttribute k = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
-    char kind[64];
-    tr_attr_str(k, kind, sizeof(kind));
+    char printed[64], kind[64];
+    tr_attr_str(k, printed, sizeof(printed));
+    /* "#vector.kind<maxsi>": the name between the brackets ("vector" holds "or") */
+    const char *lt = strchr(printed, '<');
+    snprintf(kind, sizeof(kind), "%s", lt ? lt + 1 : printed);
+    char *gt = strchr(kind, '>');
+    if (gt)
+        *gt = '\0';
     int uniform = !tr_is_divergent(T, tr_result(op, 0));
     wv acc = v->e[0];
     unsigned start = 1;
@@ -837,9 +844,9 @@ static int combine(tr *T, MlirOperation op, const char *kind, ety et, const wv *
             return tr_error_op(T, op, WA_E_UNSUPPORTED, "f64 reductions are not supported");
         wa_operand x = tr_f32_of(T, a, et), y = tr_f32_of(T, b, et);
         wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
-        if (strstr(kind, "add")) {
+        if (!strcmp(kind, "add")) {
             tr_valu_c(T, WA_OP_V_ADD_F32, d, x, y);
-        } else if (strstr(kind, "mul")) {
+        } else if (!strcmp(kind, "mul")) {
             tr_valu_c(T, WA_OP_V_MUL_F32, d, x, y);
         } else if (strstr(kind, "minnumf") || strstr(kind, "maxnumf") ||
                    strstr(kind, "minimumf") || strstr(kind, "maximumf")) {
@@ -865,15 +872,15 @@ static int combine(tr *T, MlirOperation op, const char *kind, ety et, const wv *
     }
     if (et.kind != ET_INT || et.bits == 64)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "reduction of this type");
-    if (strstr(kind, "add"))
+    if (!strcmp(kind, "add"))
         *out = tr_iadd(T, a, b, uniform);
-    else if (strstr(kind, "mul"))
+    else if (!strcmp(kind, "mul"))
         *out = tr_imul(T, a, b, uniform);
-    else if (strstr(kind, "and"))
+    else if (!strcmp(kind, "and"))
         *out = tr_iand(T, a, b, uniform);
-    else if (strstr(kind, "xor"))
+    else if (!strcmp(kind, "xor"))
         *out = tr_ixor(T, a, b, uniform);
-    else if (strstr(kind, "or")) {
+    else if (!strcmp(kind, "or")) {
         wv x = tr_settle(T, a), y = tr_settle(T, b);
         wa_operand d;
         if (x.kind != WV_VREG && y.kind != WV_VREG) {
@@ -885,8 +892,8 @@ static int combine(tr *T, MlirOperation op, const char *kind, ety et, const wv *
             tr_valu_c(T, WA_OP_V_OR_B32, d, tr_src(T, &x), tr_src(T, &y));
             *out = wv_vreg(d, uniform);
         }
-    } else if (strstr(kind, "minsi") || strstr(kind, "maxsi") || strstr(kind, "minui") ||
-               strstr(kind, "maxui")) {
+    } else if (!strcmp(kind, "minsi") || !strcmp(kind, "maxsi") || !strcmp(kind, "minui") ||
+               !strcmp(kind, "maxui")) {
         int sg = strstr(kind, "si") != NULL, mx = strstr(kind, "max") != NULL;
         wv x = *a, y = *b;
         if (et.bits < 32) {

@@ -368,7 +368,68 @@ static void stream_binding(void)
     mk_free(&k);
 }
 
+static void vector_ops(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "vector_ops.mlir", NULL) == 0) {
+        float *in = mk_alloc_f32(512, 1), *out = mk_alloc_f32(1024, 0);
+        uint32_t *ini = mk_alloc_u32(512, 1), *outi = mk_alloc_u32(512, 0);
+        float *want = mk_alloc_f32(1024, 0);
+        uint32_t *wanti = mk_alloc_u32(512, 0);
+        for (unsigned t = 0; t < 64; t++) {
+            const float *v = in + 8 * t;
+            float *w = want + 16 * t;
+            for (unsigned j = 0; j < 4; j++) {
+                w[2 * j] = v[j];
+                w[2 * j + 1] = fmaf(v[j], v[4 + j], v[7]);
+            }
+            float sum = 0, mx = v[0], prod = 1, mn = v[4];
+            for (unsigned j = 0; j < 8; j++) {
+                sum += v[j];
+                mx = v[j] > mx ? v[j] : mx;
+            }
+            for (unsigned j = 0; j < 4; j++) {
+                prod *= v[j];
+                mn = v[4 + j] < mn ? v[4 + j] : mn;
+            }
+            float ins[8] = { v[0], v[0], sum, mx, prod, mn, v[0], v[0] };
+            memcpy(w + 8, ins, sizeof(ins));
+            const uint32_t *vi = ini + 8 * t;
+            uint32_t a = ~0u, o = 0, x = 0, mu = ~0u;
+            int32_t ms = INT32_MIN;
+            for (unsigned j = 0; j < 8; j++) {
+                a &= vi[j];
+                o |= vi[j];
+                x ^= vi[j];
+                ms = (int32_t)vi[j] > ms ? (int32_t)vi[j] : ms;
+                mu = vi[j] < mu ? vi[j] : mu;
+            }
+            uint32_t b0;
+            memcpy(&b0, &v[1], 4);
+            uint32_t r[8] = { 2 * a, 2 * o, 2 * x, 2 * (uint32_t)ms, 2 * mu, 2 * b0, vi[2],
+                              vi[2] - 1 };
+            memcpy(wanti + 8 * t, r, sizeof(r));
+        }
+        mk_buffer(&k, "arg0", in, 512 * 4);
+        mk_buffer(&k, "arg1", ini, 512 * 4);
+        mk_buffer(&k, "arg2", out, 1024 * 4);
+        mk_buffer(&k, "arg3", outi, 512 * 4);
+        if (mk_run(&k, 1, 1, 1) == 0) {
+            mk_check_f32(out, want, 1024, 1e-5, "out");
+            mk_check_u32(outi, wanti, 512, "outi");
+        }
+        free(in);
+        free(out);
+        free(ini);
+        free(outi);
+        free(want);
+        free(wanti);
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
          UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
          UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops)
-         UT_CASE(dynamic_shapes) UT_CASE(stream_binding));
+         UT_CASE(dynamic_shapes) UT_CASE(stream_binding)
+         UT_CASE(vector_ops));
