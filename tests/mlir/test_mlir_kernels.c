@@ -428,8 +428,54 @@ static void vector_ops(void)
     mk_free(&k);
 }
 
+static void misc_ops(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "misc_ops.mlir", NULL) == 0) {
+        for (unsigned sign = 0; sign < 2; sign++) {
+            float *in = mk_alloc_f32(128, 1), *out = mk_alloc_f32(512, 0);
+            float acc[4] = { 0.5f, -0.25f, 7.0f, 9.0f }, want_acc[4];
+            in[0] = sign ? -fabsf(in[0]) : fabsf(in[0]);
+            float *want = mk_alloc_f32(512, 0);
+            double sx = 0, sy = 0;
+            for (unsigned t = 0; t < 64; t++) {
+                float *w = want + 8 * t;
+                float x = in[t];
+                sx += x;
+                sy += in[64 + t];
+                w[0] = in[63 - t] + ((t & 1) ? 100.0f : 0.0f);
+                w[1] = in[64 + 63 - t];
+                w[2] = in[5];
+                w[3] = t >= 3 ? in[t - 3] : 0.0f;
+                w[4] = in[0];
+                w[5] = in[64];
+                unsigned a2 = t + 3 < 63 ? t + 3 : 63, a3 = t + 3 > 63 ? t + 3 : 63;
+                w[6] = (float)(2 * t + 1 + a2 + a3 + 64 + 64);
+                w[7] = in[0] < 0 ? -1.0f : 1.0f;
+            }
+            want_acc[0] = (float)(acc[0] + sx);
+            want_acc[1] = (float)(acc[1] + sy);
+            want_acc[2] = acc[2];
+            want_acc[3] = acc[3];
+            mk_buffer(&k, "arg0", in, 128 * 4);
+            mk_buffer(&k, "arg1", out, 512 * 4);
+            mk_buffer(&k, "arg2", acc, sizeof(acc));
+            if (mk_run(&k, 1, 1, 1) == 0) {
+                for (unsigned t = 0; t < 3; t++)
+                    out[8 * t + 3] = 0.0f; /* shuffle up from below lane 0: unspecified */
+                mk_check_f32(out, want, 512, 0, "out");
+                mk_check_f32(acc, want_acc, 4, 1e-5, "acc");
+            }
+            free(in);
+            free(out);
+            free(want);
+        }
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
          UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
          UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops)
          UT_CASE(dynamic_shapes) UT_CASE(stream_binding)
-         UT_CASE(vector_ops));
+         UT_CASE(vector_ops) UT_CASE(misc_ops));
