@@ -252,6 +252,8 @@ static MlirLogicalResult diag_handler(MlirDiagnostic d, void *user)
 /* ---- errors of the lowering ------------------------------------------------------------- */
 
 static int tr_verror(tr *T, MlirLocation loc, wa_severity sev, wa_status st, const char *fmt,
+                     va_list ap) TR_PRINTF(5, 0);
+static int tr_verror(tr *T, MlirLocation loc, wa_severity sev, wa_status st, const char *fmt,
                      va_list ap)
 {
     char msg[1024];

@@ -474,8 +474,27 @@ static void misc_ops(void)
     mk_free(&k);
 }
 
+static void gather_to_lds(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "gather_to_lds.mlir", NULL) == 0) {
+        float *in = mk_alloc_f32(256, 1), *out = mk_alloc_f32(256, 0), want[256];
+        for (unsigned t = 0; t < 256; t++) {
+            unsigned t2 = (t + 64) % 256, w = t2 / 64, l = t2 % 64;
+            want[t] = in[64 * w + 63 - l];
+        }
+        mk_buffer(&k, "arg0", in, 256 * 4);
+        mk_buffer(&k, "arg1", out, 256 * 4);
+        if (mk_run(&k, 1, 1, 1) == 0)
+            mk_check_f32(out, want, 256, 0, "out");
+        free(in);
+        free(out);
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
          UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
          UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops)
          UT_CASE(dynamic_shapes) UT_CASE(stream_binding)
-         UT_CASE(vector_ops) UT_CASE(misc_ops));
+         UT_CASE(vector_ops) UT_CASE(misc_ops) UT_CASE(gather_to_lds));
