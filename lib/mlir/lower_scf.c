@@ -246,6 +246,19 @@ void tr_branch_cond(tr *T, const wv *c, int when_true, wa_label target)
         return;
     }
     wa_operand s = tr_sbool(T, c);
+    /* The boolean was just made from SCC (s_cselect_b32 s, 1, 0, which leaves
+       SCC alone): branch on SCC itself. */
+    unsigned n = wa_program_size(T->prog);
+    wa_instr_view last;
+    if (!T->in_prologue && n && wa_program_get(&last, T->prog, n - 1) == WA_OK &&
+        last.opcode == WA_OP_S_CSELECT_B32 && last.num_operands == 3 &&
+        last.operands[0].kind == s.kind && last.operands[0].id == s.id &&
+        last.operands[0].kind == WA_OPND_VIRT && last.operands[1].kind == WA_OPND_IMM &&
+        last.operands[1].imm.i == 1 && last.operands[2].kind == WA_OPND_IMM &&
+        last.operands[2].imm.i == 0) {
+        tr_branch(T, when_true ? WA_OP_S_CBRANCH_SCC1 : WA_OP_S_CBRANCH_SCC0, target);
+        return;
+    }
     wa_operand ops[2] = { s, wa_opnd_imm(0) };
     tr_emit(T, WA_OP_S_CMP_LG_U32, ops, 2, NULL);
     tr_branch(T, when_true ? WA_OP_S_CBRANCH_SCC1 : WA_OP_S_CBRANCH_SCC0, target);
