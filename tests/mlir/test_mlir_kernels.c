@@ -493,8 +493,45 @@ static void gather_to_lds(void)
     mk_free(&k);
 }
 
+static void uniform_control(void)
+{
+    mk k = { 0 };
+    if (mk_load(&k, "uniform_control.mlir", NULL) == 0) {
+        static const uint32_t cases[3][3] = { { 84, 36, 0 }, { 1071, 462, 1 }, { 17, 5, 3 } };
+        for (unsigned c = 0; c < 3; c++) {
+            uint32_t p = cases[c][0], q = cases[c][1], mode = cases[c][2];
+            uint32_t *out = mk_alloc_u32(256, 0), want[256];
+            uint32_t x = p, y = q;
+            while (y) {
+                uint32_t r = x % y;
+                x = y;
+                y = r;
+            }
+            for (unsigned t = 0; t < 64; t++) {
+                want[4 * t] = mode == 0 ? p + q : p - q;
+                want[4 * t + 1] = mode == 0 ? p : (p - q) * q;
+                want[4 * t + 2] = x;
+                uint32_t s = 0;
+                for (unsigned i = 0; i < mode + 2; i++)
+                    for (unsigned j = 0; j < t % 4; j++)
+                        s += (i + j) % 3 == 1 ? i + j : 1;
+                want[4 * t + 3] = s;
+            }
+            mk_buffer(&k, "arg0", out, 256 * 4);
+            mk_value(&k, "arg1", p);
+            mk_value(&k, "arg2", q);
+            mk_value(&k, "arg3", mode);
+            if (mk_run(&k, 1, 1, 1) == 0)
+                mk_check_u32(out, want, 256, "out");
+            free(out);
+        }
+    }
+    mk_free(&k);
+}
+
 UT_SUITE(UT_CASE(copy_1d) UT_CASE(copy_2d) UT_CASE(vector_add) UT_CASE(reduction) UT_CASE(lds_transpose)
          UT_CASE(mfma_16x16x16) UT_CASE(gemm_kloop)
          UT_CASE(reduce_multiwave) UT_CASE(grid_ids) UT_CASE(divergent_if) UT_CASE(loops)
          UT_CASE(dynamic_shapes) UT_CASE(stream_binding)
-         UT_CASE(vector_ops) UT_CASE(misc_ops) UT_CASE(gather_to_lds));
+         UT_CASE(vector_ops) UT_CASE(misc_ops) UT_CASE(gather_to_lds)
+         UT_CASE(uniform_control));
