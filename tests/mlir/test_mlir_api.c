@@ -12,6 +12,8 @@
 #include "mlir_harness.h"
 #include "util.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,4 +231,58 @@ static void host_module(void)
     mlirContextDestroy(mc);
 }
 
-UT_SUITE(UT_CASE(kernels_in_order) UT_CASE(options) UT_CASE(diagnostics) UT_CASE(host_module));
+/* Distinct contexts translate concurrently, with the same results. */
+typedef struct thread_job {
+    char *text; /* the printed program */
+    int ok;
+} thread_job;
+
+static void *translate_job(void *arg)
+{
+    thread_job *job = arg;
+    wa_context *ctx = NULL;
+    if (wa_context_create(&ctx, NULL) != WA_OK)
+        return NULL;
+    for (unsigned r = 0; r < 8; r++) {
+        wa_mlir_result *res = NULL;
+        if (wa_mlir_translate(&res, ctx, two_kernels, strlen(two_kernels), "t.mlir", NULL) != WA_OK)
+            break;
+        char *text = NULL;
+        size_t len = 0;
+        wa_print_options po = WA_PRINT_OPTIONS_INIT;
+        if (wa_program_print(&text, &len, wa_mlir_result_program(res, 0), &po) == WA_OK) {
+            if (!job->text) {
+                job->text = malloc(len + 1);
+                memcpy(job->text, text, len);
+                job->text[len] = '\0';
+                job->ok = 1;
+            } else if (strlen(job->text) != len || memcmp(job->text, text, len) != 0) {
+                job->ok = 0;
+            }
+        }
+        wa_free(text);
+        wa_mlir_result_destroy(res);
+    }
+    wa_context_destroy(ctx);
+    return NULL;
+}
+
+static void threads(void)
+{
+    pthread_t th[4];
+    thread_job jobs[4];
+    memset(jobs, 0, sizeof(jobs));
+    for (unsigned i = 0; i < 4; i++)
+        REQUIRE(pthread_create(&th[i], NULL, translate_job, &jobs[i]) == 0);
+    for (unsigned i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    for (unsigned i = 0; i < 4; i++) {
+        CHECK(jobs[i].ok);
+        if (!CHECK(jobs[i].text && jobs[0].text && strcmp(jobs[i].text, jobs[0].text) == 0) && jobs[i].text)
+            fprintf(stderr, "thread 0:\n%s\nthread %u:\n%s\n", jobs[0].text, i, jobs[i].text);
+    }
+    for (unsigned i = 0; i < 4; i++)
+        free(jobs[i].text);
+}
+
+UT_SUITE(UT_CASE(kernels_in_order) UT_CASE(options) UT_CASE(diagnostics) UT_CASE(host_module) UT_CASE(threads));
