@@ -116,6 +116,11 @@ static int lower_mfma(tr *T, MlirOperation op)
     if (C.kind != WA_OPND_IMM && C.count != acc)
         return tr_error_op(T, op, WA_E_INVALID, "MFMA accumulator of %u registers where %s takes %u",
                            C.count, info->mnemonic, acc);
+    unsigned acc_bits = in == WA_MFMA_IN_F64 ? 64 : 32;
+    if (r->et.bits != acc_bits || (r->n * r->et.bits + 31) / 32 != acc)
+        return tr_error_op(T, op, WA_E_UNSUPPORTED,
+                           "MFMA result of %u %u-bit elements where %s writes %u %u-bit registers",
+                           r->n, r->et.bits, info->mnemonic, acc * 32 / acc_bits, acc_bits);
     wa_operand D = tr_vreg(T, WA_REG_VGPR, acc);
     wa_mods mods = WA_MODS_INIT;
     mods.cbsz = (uint8_t)tr_attr_int(op, "cbsz", 0);
