@@ -3,7 +3,7 @@ result in the simulator, options and errors. Skipped when libwaveasm_mlir is
 not built."""
 
 import array
-import os
+import gc
 import random
 
 import pytest
@@ -13,6 +13,14 @@ import waveasm.mlir
 
 pytestmark = pytest.mark.skipif(not waveasm.mlir.available(),
                                 reason="libwaveasm_mlir (the MLIR front end) is not built")
+
+
+@pytest.fixture(autouse=True)
+def collect_contexts():
+    # Exceptions keep the frames (and Contexts) of a failed compile alive in
+    # reference cycles: release them before the next test counts handles.
+    yield
+    gc.collect()
 
 SAXPY = """
 gpu.module @m {

@@ -12,8 +12,7 @@ import os
 import threading
 from ctypes import POINTER, Structure, c_char_p, c_size_t, c_uint, c_void_p
 
-from . import errors
-from ._lib import ABI_SOVERSION, cstr, library_path, lib as _clib
+from ._lib import ABI_SOVERSION, cstr, library_path
 from .context import Context, target_value
 from .passes import Pipeline
 from .program import Program
