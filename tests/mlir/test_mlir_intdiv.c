@@ -253,7 +253,7 @@ static int divisor_ok(dk kind, int64_t d, unsigned bits)
 static void const_i32(int uniform)
 {
     mk_srand(uniform ? 22 : 21);
-    const unsigned n = uniform ? 1024 : 4096;
+    const unsigned n = uniform ? 256 : 4096;
     uint32_t *in = malloc(n * sizeof(uint32_t));
     for (unsigned kind = 0; kind < NKINDS; kind++)
         for (size_t j = 0; j < sizeof(divisors32) / sizeof(divisors32[0]); j++) {
