@@ -692,9 +692,26 @@ static int lower_terminator_noop(tr *T, MlirOperation op)
     return 0;
 }
 
+/* A single-block region runs in place; its results are what it yields. */
 static int lower_execute_region(tr *T, MlirOperation op)
 {
-    return tr_error_op(T, op, WA_E_UNSUPPORTED, "operation 'scf.execute_region' is not supported");
+    MlirRegion r = mlirOperationGetRegion(op, 0);
+    MlirBlock b = mlirRegionGetFirstBlock(r);
+    if (mlirBlockIsNull(b) || !mlirBlockIsNull(mlirBlockGetNextInRegion(b)))
+        return tr_error_op(T, op, WA_E_UNSUPPORTED,
+                           "scf.execute_region with several blocks is not supported");
+    if (lower_body(T, r))
+        return -1;
+    MlirOperation y = terminator_of(r);
+    intptr_t n = tr_nresults(op);
+    if (n && (mlirOperationIsNull(y) || tr_noperands(y) != n))
+        return tr_error_op(T, op, WA_E_INVALID, "malformed scf.execute_region");
+    for (intptr_t i = 0; i < n; i++) {
+        wval *v = tr_val(T, tr_operand(y, i));
+        if (!v || tr_set_val(T, tr_result(op, i), v))
+            return -1;
+    }
+    return 0;
 }
 
 const tr_op_entry tr_scf_ops[] = {

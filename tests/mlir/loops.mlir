@@ -1,6 +1,6 @@
 // Loops: a uniform scf.for with iter_args over a run-time trip count, a
 // per-lane (divergent) scf.for whose trip count depends on the lane, and an
-// scf.while (Collatz steps, per lane).
+// scf.while (Collatz steps, per lane); an scf.execute_region.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @loops(%in: memref<?xi32>, %out: memref<?xi32>, %n: i32) kernel
@@ -56,7 +56,10 @@ module attributes {gpu.container_module} {
       %o0 = arith.muli %tid, %c3 : index
       %o1 = arith.addi %o0, %c1 : index
       %o2 = arith.addi %o0, %c2 : index
-      %s2 = arith.addi %s, %x : i32
+      %s2 = scf.execute_region -> i32 {
+        %sx = arith.addi %s, %x : i32
+        scf.yield %sx : i32
+      }
       memref.store %s2, %out[%o0] : memref<?xi32>
       memref.store %q, %out[%o1] : memref<?xi32>
       memref.store %steps#1, %out[%o2] : memref<?xi32>
