@@ -78,7 +78,7 @@ static void magic_unsigned(void)
             bad += check_udiv(d, probe(d, k));
     }
     /* every 16-bit dividend, every 16-bit divisor of a sample */
-    for (uint32_t d = 3; d < 65536 && bad < 10; d += 97)
+    for (uint32_t d = 3; d < 65536 && bad < 10; d += 997)
         if (!is_pow2(d))
             for (uint32_t x = 0; x < 65536 && bad < 10; x++)
                 bad += check_udiv(d, x);
@@ -239,8 +239,7 @@ static const int64_t divisors32[] = { 1, 2, 3, 5, 6, 7, 10, 12, 16, 25, 60, 64, 
                                       641, 1000, 4096, 65535, 65536, 1000003, 0x40000000,
                                       0x7FFFFFFF, -1, -2, -3, -7, -16, -1000, -65536,
                                       -0x7FFFFFFF, (int64_t)INT32_MIN };
-static const int64_t divisors16[] = { 1, 2, 3, 5, 7, 10, 16, 100, 255, 256, 1000, 32767, -1, -2,
-                                      -3, -7, -256, -1000, -32768 };
+static const int64_t divisors16[] = { 1, 3, 7, 16, 255, 1000, 32767, -1, -3, -256, -32768 };
 
 static int divisor_ok(dk kind, int64_t d, unsigned bits)
 {
@@ -258,7 +257,8 @@ static void const_i32(int uniform)
     for (unsigned kind = 0; kind < NKINDS; kind++)
         for (size_t j = 0; j < sizeof(divisors32) / sizeof(divisors32[0]); j++) {
             int64_t d = divisors32[j];
-            if (!divisor_ok((dk)kind, d, 32))
+            /* the SALU forms take every other divisor (each is a separate kernel) */
+            if (!divisor_ok((dk)kind, d, 32) || (uniform && j % 2 == 1))
                 continue;
             uint32_t ad = d < 0 ? (uint32_t)-d : (uint32_t)d;
             for (unsigned i = 0; i < n; i++) {
