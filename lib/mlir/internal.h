@@ -172,10 +172,10 @@ typedef struct tr_loop {
 
 /* ---- the translation of one kernel ------------------------------------------------ */
 
-typedef struct tr_session tr_session;
+typedef struct tr_call tr_call;
 
 typedef struct tr {
-    tr_session *S;
+    tr_call *S;
     wa_context *ctx;
     wa_program *prog;
     wa_target target;

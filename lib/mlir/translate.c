@@ -87,9 +87,9 @@ static void tr_mem_free(struct tr_mem *m)
     free(m);
 }
 
-/* ---- the session: one call of the API ------------------------------------------------ */
+/* ---- a call of the API: its options, diagnostics and kernels ------------------------------------------------ */
 
-struct tr_session {
+struct tr_call {
     wa_context *ctx;
     wa_mlir_options opts;
     wa_target target;
@@ -111,7 +111,7 @@ struct wa_mlir_result {
     unsigned n;
 };
 
-static void session_add(tr_session *S, wa_severity sev, wa_status st, const char *file,
+static void call_add(tr_call *S, wa_severity sev, wa_status st, const char *file,
                         size_t flen, unsigned line, unsigned col, const char *msg, size_t mlen)
 {
     if (S->ndiags == S->capdiags) {
@@ -149,7 +149,7 @@ static void session_add(tr_session *S, wa_severity sev, wa_status st, const char
 
 /* file:line:col of a location: the first file position found through fused,
    named and call-site locations. */
-static void loc_resolve(const tr_session *S, MlirLocation loc, MlirStringRef *file,
+static void loc_resolve(const tr_call *S, MlirLocation loc, MlirStringRef *file,
                         unsigned *line, unsigned *col)
 {
     file->data = "";
@@ -221,7 +221,7 @@ static void sb_append(MlirStringRef s, void *user)
     b->data[b->len] = '\0';
 }
 
-static void session_add_mlir(tr_session *S, MlirDiagnostic d, int as_note)
+static void call_add_mlir(tr_call *S, MlirDiagnostic d, int as_note)
 {
     MlirDiagnosticSeverity sv = mlirDiagnosticGetSeverity(d);
     wa_severity sev = as_note                              ? WA_SEVERITY_NOTE
@@ -235,17 +235,17 @@ static void session_add_mlir(tr_session *S, MlirDiagnostic d, int as_note)
     loc_resolve(S, mlirDiagnosticGetLocation(d), &file, &line, &col);
     const char *msg = b.data ? b.data : "";
     size_t mlen = b.data ? b.len : 0;
-    session_add(S, sev, S->parsing ? WA_E_PARSE : WA_E_INVALID, file.data, file.length, line,
+    call_add(S, sev, S->parsing ? WA_E_PARSE : WA_E_INVALID, file.data, file.length, line,
                 col, msg, mlen);
     free(b.data);
     intptr_t nn = mlirDiagnosticGetNumNotes(d);
     for (intptr_t i = 0; i < nn; i++)
-        session_add_mlir(S, mlirDiagnosticGetNote(d, i), 1);
+        call_add_mlir(S, mlirDiagnosticGetNote(d, i), 1);
 }
 
 static MlirLogicalResult diag_handler(MlirDiagnostic d, void *user)
 {
-    session_add_mlir(user, d, 0);
+    call_add_mlir(user, d, 0);
     return mlirLogicalResultSuccess(); /* handled: MLIR prints nothing */
 }
 
@@ -262,7 +262,7 @@ static int tr_verror(tr *T, MlirLocation loc, wa_severity sev, wa_status st, con
     unsigned line = 0, col = 0;
     if (!mlirLocationIsNull(loc))
         loc_resolve(T->S, loc, &file, &line, &col);
-    session_add(T->S, sev, st, file.data, file.length, line, col, msg, strlen(msg));
+    call_add(T->S, sev, st, file.data, file.length, line, col, msg, strlen(msg));
     if (sev == WA_SEVERITY_ERROR)
         T->failed = 1;
     return -1;
@@ -297,7 +297,7 @@ void tr_note(tr *T, MlirLocation loc, const char *fmt, ...)
 int tr_nomem(tr *T)
 {
     if (!T->S->nomem)
-        session_add(T->S, WA_SEVERITY_ERROR, WA_E_NOMEM, "", 0, 0, 0, "out of memory", 13);
+        call_add(T->S, WA_SEVERITY_ERROR, WA_E_NOMEM, "", 0, 0, 0, "out of memory", 13);
     T->S->nomem = 1;
     T->failed = 1;
     return -1;
@@ -383,7 +383,7 @@ static int is_kernel(MlirOperation op)
 
 static MlirWalkResult find_kernels(MlirOperation op, void *user)
 {
-    tr_session *S = user;
+    tr_call *S = user;
     if (!is_kernel(op))
         return MlirWalkResultAdvance;
     if (S->nkernels == S->capkernels) {
@@ -504,7 +504,7 @@ static MlirOperation symbol_table_of(MlirOperation op)
 }
 
 /* Lowers one kernel into a new program (NULL on failure). */
-static wa_program *lower_kernel(tr_session *S, MlirOperation func)
+static wa_program *lower_kernel(tr_call *S, MlirOperation func)
 {
     tr T;
     memset(&T, 0, sizeof(T));
@@ -568,7 +568,7 @@ fail:
     return NULL;
 }
 
-/* ---- the session's MLIR context --------------------------------------------------------- */
+/* ---- the MLIR context of a call --------------------------------------------------------- */
 
 static void load_dialects(MlirContext c)
 {
@@ -584,7 +584,7 @@ static void load_dialects(MlirContext c)
         mlirDialectHandleLoadDialect(hs[i], c);
 }
 
-static wa_status session_finish(tr_session *S, wa_status st, wa_mlir_result **out,
+static wa_status call_finish(tr_call *S, wa_status st, wa_mlir_result **out,
                                 wa_program **progs, unsigned n)
 {
     /* Builders and the validator cleared the context as they ran: put the
@@ -641,11 +641,11 @@ static wa_status session_finish(tr_session *S, wa_status st, wa_mlir_result **ou
 }
 
 /* Finds and lowers the kernels under `root`. */
-static wa_status translate_root(tr_session *S, MlirOperation root, wa_mlir_result **out)
+static wa_status translate_root(tr_call *S, MlirOperation root, wa_mlir_result **out)
 {
     mlirOperationWalk(root, find_kernels, S, MlirWalkPreOrder);
     if (S->nomem)
-        return session_finish(S, WA_E_NOMEM, out, NULL, 0);
+        return call_finish(S, WA_E_NOMEM, out, NULL, 0);
     unsigned want = 0;
     for (unsigned i = 0; i < S->nkernels; i++) {
         MlirStringRef nm = sym_name(S->kernels[i]);
@@ -664,13 +664,13 @@ static wa_status translate_root(tr_session *S, MlirOperation root, wa_mlir_resul
         MlirStringRef file;
         unsigned line, col;
         loc_resolve(S, mlirOperationGetLocation(root), &file, &line, &col);
-        session_add(S, WA_SEVERITY_ERROR, WA_E_NOT_FOUND, file.data, file.length, line, col, msg,
+        call_add(S, WA_SEVERITY_ERROR, WA_E_NOT_FOUND, file.data, file.length, line, col, msg,
                     strlen(msg));
-        return session_finish(S, WA_E_NOT_FOUND, out, NULL, 0);
+        return call_finish(S, WA_E_NOT_FOUND, out, NULL, 0);
     }
     wa_program **progs = calloc(want, sizeof(*progs));
     if (!progs)
-        return session_finish(S, WA_E_NOMEM, out, NULL, 0);
+        return call_finish(S, WA_E_NOMEM, out, NULL, 0);
     wa_status st = WA_OK;
     for (unsigned i = 0; i < want; i++) {
         progs[i] = lower_kernel(S, S->kernels[i]);
@@ -686,10 +686,10 @@ static wa_status translate_root(tr_session *S, MlirOperation root, wa_mlir_resul
             break;
         }
     }
-    return session_finish(S, st, out, progs, want);
+    return call_finish(S, st, out, progs, want);
 }
 
-static wa_status session_init(tr_session *S, wa_context *ctx, const wa_mlir_options *opts)
+static wa_status call_init(tr_call *S, wa_context *ctx, const wa_mlir_options *opts)
 {
     memset(S, 0, sizeof(*S));
     S->ctx = ctx;
@@ -708,12 +708,12 @@ static wa_status session_init(tr_session *S, wa_context *ctx, const wa_mlir_opti
     return WA_OK;
 }
 
-static wa_status bad_options(tr_session *S, wa_status st, wa_mlir_result **out)
+static wa_status bad_options(tr_call *S, wa_status st, wa_mlir_result **out)
 {
     const char *m = st == WA_E_UNSUPPORTED ? "wave size must be 64 (the targets run wave64)"
                                            : "invalid wa_mlir_options (version or target)";
-    session_add(S, WA_SEVERITY_ERROR, st, "", 0, 0, 0, m, strlen(m));
-    return session_finish(S, st, out, NULL, 0);
+    call_add(S, WA_SEVERITY_ERROR, st, "", 0, 0, 0, m, strlen(m));
+    return call_finish(S, st, out, NULL, 0);
 }
 
 wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *text, size_t len,
@@ -723,8 +723,8 @@ wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *t
         *out = NULL;
     if (!ctx)
         return WA_E_INVALID;
-    tr_session S;
-    wa_status st = session_init(&S, ctx, opts);
+    tr_call S;
+    wa_status st = call_init(&S, ctx, opts);
     if (st != WA_OK)
         return bad_options(&S, st, out);
     if (!out || (!text && len))
@@ -764,10 +764,10 @@ wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *t
         mlirContextDestroy(c);
         if (S.errors == 0) {
             const char *m = "the input is not valid MLIR";
-            session_add(&S, WA_SEVERITY_ERROR, WA_E_PARSE, S.buffer_name, strlen(S.buffer_name),
+            call_add(&S, WA_SEVERITY_ERROR, WA_E_PARSE, S.buffer_name, strlen(S.buffer_name),
                         0, 0, m, strlen(m));
         }
-        return session_finish(&S, S.nomem ? WA_E_NOMEM : WA_E_PARSE, out, NULL, 0);
+        return call_finish(&S, S.nomem ? WA_E_NOMEM : WA_E_PARSE, out, NULL, 0);
     }
     st = translate_root(&S, root, out);
     mlirOperationDestroy(root);
@@ -784,8 +784,8 @@ wa_status wa_mlir_translate_file(wa_mlir_result **out, wa_context *ctx, const ch
     if (!ctx)
         return WA_E_INVALID;
     if (!path) {
-        tr_session S;
-        session_init(&S, ctx, NULL);
+        tr_call S;
+        call_init(&S, ctx, NULL);
         return bad_options(&S, WA_E_INVALID, out);
     }
     int is_stdin = strcmp(path, "-") == 0;
@@ -815,14 +815,14 @@ wa_status wa_mlir_translate_file(wa_mlir_result **out, wa_context *ctx, const ch
         fclose(f);
     if (err) {
         free(buf);
-        tr_session S;
-        session_init(&S, ctx, NULL);
+        tr_call S;
+        call_init(&S, ctx, NULL);
         char msg[512];
         snprintf(msg, sizeof(msg), err == 2 ? "out of memory reading '%s'" : "cannot read '%s': %s",
                  path, strerror(errno));
         wa_status st = err == 2 ? WA_E_NOMEM : WA_E_IO;
-        session_add(&S, WA_SEVERITY_ERROR, st, path, strlen(path), 0, 0, msg, strlen(msg));
-        return session_finish(&S, st, out, NULL, 0);
+        call_add(&S, WA_SEVERITY_ERROR, st, path, strlen(path), 0, 0, msg, strlen(msg));
+        return call_finish(&S, st, out, NULL, 0);
     }
     wa_status st = wa_mlir_translate(out, ctx, buf ? buf : "", len, is_stdin ? "<stdin>" : path,
                                      opts);
@@ -837,8 +837,8 @@ wa_status wa_mlir_translate_operation(wa_mlir_result **out, wa_context *ctx, voi
         *out = NULL;
     if (!ctx)
         return WA_E_INVALID;
-    tr_session S;
-    wa_status st = session_init(&S, ctx, opts);
+    tr_call S;
+    wa_status st = call_init(&S, ctx, opts);
     if (st != WA_OK)
         return bad_options(&S, st, out);
     if (!out || !mlir_operation)
@@ -853,9 +853,9 @@ wa_status wa_mlir_translate_operation(wa_mlir_result **out, wa_context *ctx, voi
         mlirContextDetachDiagnosticHandler(c, hid);
         if (S.errors == 0) {
             const char *m = "the operation does not verify";
-            session_add(&S, WA_SEVERITY_ERROR, WA_E_INVALID, "", 0, 0, 0, m, strlen(m));
+            call_add(&S, WA_SEVERITY_ERROR, WA_E_INVALID, "", 0, 0, 0, m, strlen(m));
         }
-        return session_finish(&S, WA_E_INVALID, out, NULL, 0);
+        return call_finish(&S, WA_E_INVALID, out, NULL, 0);
     }
     st = translate_root(&S, root, out);
     mlirContextDetachDiagnosticHandler(c, hid);
