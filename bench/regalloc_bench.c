@@ -74,6 +74,7 @@ typedef struct bench_opts {
     unsigned max_vgprs;       /* allocator limit (default 256) */
     int check, csv, comments, verbose;
     const char *emit_text;
+    unsigned random_shapes;   /* > 0: that many random kernels, pressure vs peak only */
 } bench_opts;
 
 static void usage(FILE *f)
@@ -92,6 +93,10 @@ static void usage(FILE *f)
             "  --emit-text=FILE    write the generated kernel(s) as text IR (\"-\": stdout);\n"
             "                      with several kernels, FILE gets -<shape>-<size> inserted\n"
             "  --comments          put section comments into the generated kernels\n"
+            "  --random-shapes=N   instead of the table: N kernels of random shape, size\n"
+            "                      (1k-20k), block size (10-60) and generator seed, each\n"
+            "                      allocated once; prints how often the allocated peak\n"
+            "                      equals the pressure, per class (with --verbose, each)\n"
             "  --csv               comma-separated output\n"
             "  --verbose           also report generation, validation and check times and\n"
             "                      the kernels' composition (on stderr)\n"
@@ -175,6 +180,9 @@ static int parse_args(bench_opts *o, int argc, char **argv)
             if (!*v)
                 return fprintf(stderr, "--emit-text needs a file name\n"), -1;
             o->emit_text = v;
+        } else if ((v = bench_arg_value(a, "--random-shapes"))) {
+            if (parse_uint(&o->random_shapes, v, 1, 100000))
+                return fprintf(stderr, "bad --random-shapes: %s\n", v), -1;
         } else if (strcmp(a, "--check") == 0) {
             o->check = 1;
         } else if (strcmp(a, "--csv") == 0) {
@@ -487,6 +495,78 @@ static void print_summary(const bench_opts *o, const row *rows, unsigned n)
     }
 }
 
+/* ---- random shapes -------------------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* N kernels of random shape, size, block size and generator seed, each
+   allocated once: how often the peak equals the pressure, per class, and the
+   largest excess. A figure over one hand-picked kernel says little; this one
+   moves with the generator's whole range. Returns 1 if anything failed. */
+static int random_shapes(const bench_opts *o, wa_context *ctx)
+{
+    bench_opts q = *o;
+    q.runs = 1;
+    uint64_t s = o->seed;
+    unsigned equal[3] = { 0, 0, 0 }, worst[3] = { 0, 0, 0 }, done = 0, failed = 0;
+    printf("libwaveasm %s, gfx942, %u random kernels from seed %llu\n", wa_version_string(),
+           o->random_shapes, (unsigned long long)o->seed);
+    for (unsigned i = 0; i < o->random_shapes; i++) {
+        row r;
+        memset(&r, 0, sizeof r);
+        r.live_ms = r.alloc_ms = -1;
+        r.check = CHECK_NOT_RUN;
+        r.status = "ok";
+        gemm_gen_options go = GEMM_GEN_OPTIONS_INIT;
+        go.shape = (gemm_gen_shape)(splitmix(&s) % GEMM_GEN_SHAPE_COUNT);
+        go.instructions = 1000 + (unsigned)(splitmix(&s) % 19001u);
+        go.block_size = 10 + (unsigned)(splitmix(&s) % 51u);
+        go.seed = splitmix(&s);
+        r.shape = go.shape;
+        r.target = go.instructions;
+        wa_program *prog = NULL;
+        if (gemm_gen_build(&prog, &r.info, ctx, &go) != WA_OK ||
+            wa_program_validate(NULL, prog, NULL) != WA_OK) {
+            fprintf(stderr, "kernel %u: %s\n", i, wa_context_last_error(ctx));
+            wa_program_destroy(prog);
+            failed++;
+            continue;
+        }
+        wa_liveness *live = time_liveness(&q, prog, &r);
+        if (live)
+            time_regalloc(&q, prog, live, &r);
+        wa_liveness_destroy(live);
+        wa_program_destroy(prog);
+        if (r.failed || !r.have_peak || !r.have_press) {
+            failed++;
+            continue;
+        }
+        done++;
+        for (unsigned c = 0; c < 3; c++) {
+            if (r.peak[c] <= r.press[c])
+                equal[c]++;
+            else if (r.peak[c] - r.press[c] > worst[c])
+                worst[c] = r.peak[c] - r.press[c];
+        }
+        if (o->verbose)
+            printf("  %-10s %6u instrs, blocks of ~%2u, seed %016llx: pressure %u/%u/%u, "
+                   "peak %u/%u/%u\n",
+                   gemm_gen_shape_name(go.shape), r.info.instructions, go.block_size,
+                   (unsigned long long)go.seed, r.press[0], r.press[1], r.press[2], r.peak[0],
+                   r.peak[1], r.peak[2]);
+    }
+    printf("peak == pressure in %u (VGPR), %u (SGPR), %u (AGPR) of %u kernels; largest excess "
+           "+%u / +%u / +%u; %u failed\n",
+           equal[0], equal[1], equal[2], done, worst[0], worst[1], worst[2], failed);
+    return failed != 0;
+}
+
 /* ---- main --------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -508,6 +588,12 @@ int main(int argc, char **argv)
     if (wa_context_create(&ctx, &co) != WA_OK) {
         fprintf(stderr, "cannot create a context\n");
         return EXIT_FAILED;
+    }
+
+    if (o.random_shapes) {
+        int bad = live_ok && alloc_ok ? random_shapes(&o, ctx) : 0;
+        wa_context_destroy(ctx);
+        return bad ? EXIT_FAILED : live_ok && alloc_ok ? 0 : EXIT_MISSING;
     }
 
     unsigned nshapes = 0;

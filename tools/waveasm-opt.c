@@ -56,6 +56,10 @@ static void usage(FILE *f)
             "and prints it as text IR, as an assembly file for llvm-mc, or as a\n"
             "register pressure report.\n"
             "  --target=<gfx90a|gfx942|gfx950>  retarget the kernel (default: its .target)\n"
+            "  --xnack=<any|on|off>, --sramecc=<any|on|off>\n"
+            "                                   target features (default any): named in\n"
+            "                                   the target id; with XNACK any or on the\n"
+            "                                   hazard stage keeps soft clauses replayable\n"
             "  --input=wa|asm                   the input's form (default: asm for *.s files\n"
             "                                   and input with .amdhsa_kernel blocks, else wa)\n"
             "  --kernel-index=<n>               with asm input, the n-th kernel (default 0)\n"
@@ -492,8 +496,8 @@ static void print_stage_stats(wa_stage stage, const wa_pass_stats *p, double sec
     for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         if (f[i].v)
             fprintf(stderr, ", %s %u", f[i].name, f[i].v);
-    if (seconds >= 0)
-        fprintf(stderr, " (%.3f s)", seconds);
+    if (seconds >= 0) /* microseconds: a small kernel's stages take a few */
+        fprintf(stderr, " (%.1f us)", seconds * 1e6);
     fputc('\n', stderr);
 }
 
@@ -558,6 +562,7 @@ int main(int argc, char **argv)
     wa_mlir_options mlir_opts = WA_MLIR_OPTIONS_INIT;
 #endif
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
+    wa_feature xnack = WA_FEATURE_ANY, sramecc = WA_FEATURE_ANY;
     int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
     wa_target target = WA_TARGET_UNKNOWN;
     sim_cli sim;
@@ -605,6 +610,17 @@ int main(int argc, char **argv)
             if (missing || !*v || *end || n > 65535)
                 return usage_error("option ", a, " takes a number");
             kernel_index = (unsigned)n;
+        } else if ((v = option_value(argc, argv, &i, "--xnack", &missing)) || missing ||
+                   (v = option_value(argc, argv, &i, "--sramecc", &missing)) || missing) {
+            wa_feature f = WA_FEATURE_ANY;
+            if (missing || (strcmp(v, "any") && strcmp(v, "on") && strcmp(v, "off")))
+                return usage_error("option ", a, " takes any, on or off");
+            f = strcmp(v, "on") == 0 ? WA_FEATURE_ON : strcmp(v, "off") == 0 ? WA_FEATURE_OFF
+                                                                              : WA_FEATURE_ANY;
+            if (strncmp(a, "--xnack", 7) == 0)
+                xnack = f;
+            else
+                sramecc = f;
         } else if ((v = option_value(argc, argv, &i, "--target", &missing)) || missing) {
             if (missing)
                 return usage_error("option ", a, " needs a target name");
@@ -744,6 +760,8 @@ int main(int argc, char **argv)
     wa_context *ctx;
     wa_context_options copts = WA_CONTEXT_OPTIONS_INIT;
     copts.log_fn = log_to_stderr; /* debug switches (WAVE_DEBUG_*) print here */
+    copts.xnack = xnack;
+    copts.sramecc = sramecc;
     if (wa_context_create(&ctx, &copts) != WA_OK) {
         fprintf(stderr, "%s: error: cannot create a context\n", prog_name);
         return 1;

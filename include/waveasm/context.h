@@ -19,6 +19,14 @@ typedef void *(*wa_realloc_fn)(void *ptr, size_t size, void *user);
    never prints on its own; debug switches (WAVE_DEBUG_*) write here. */
 typedef void (*wa_log_fn)(const char *line, void *user);
 
+/* A target feature's setting, as in the target id ("gfx942:sramecc+:xnack-"):
+   ANY (not named: the code must run either way), OFF ("-") or ON ("+"). */
+typedef enum wa_feature {
+    WA_FEATURE_ANY = 0,
+    WA_FEATURE_OFF = 1,
+    WA_FEATURE_ON = 2
+} wa_feature;
+
 typedef struct wa_context_options {
     unsigned version;          /* WA_CONTEXT_OPTIONS_VERSION */
     wa_target target;          /* default target of new programs */
@@ -27,11 +35,19 @@ typedef struct wa_context_options {
     void *alloc_user;
     wa_log_fn log_fn;          /* NULL: logs are dropped */
     void *log_user;
+    /* version 2: target features of every program of the context. With XNACK
+       ANY or ON a faulting memory access may be replayed with the soft clause it
+       was issued in, so the hazard pass keeps clauses replayable (rule H35);
+       OFF promises the kernel never runs with XNACK on. The emitter names both
+       in the target id. */
+    wa_feature xnack;
+    wa_feature sramecc;
     /* new fields only ever appended */
 } wa_context_options;
-#define WA_CONTEXT_OPTIONS_VERSION 1
-#define WA_CONTEXT_OPTIONS_INIT \
-    { WA_CONTEXT_OPTIONS_VERSION, WA_TARGET_GFX942, 64, NULL, NULL, NULL, NULL }
+#define WA_CONTEXT_OPTIONS_VERSION 2
+#define WA_CONTEXT_OPTIONS_INIT                                                         \
+    { WA_CONTEXT_OPTIONS_VERSION, WA_TARGET_GFX942, 64, NULL, NULL, NULL, NULL,         \
+      WA_FEATURE_ANY, WA_FEATURE_ANY }
 
 /* Creates a context. `opts` may be NULL for the defaults. Fails with WA_E_INVALID
    for an unknown options version, target or wave size; there is no context yet
@@ -43,6 +59,9 @@ WA_API wa_status wa_context_create(wa_context **out, const wa_context_options *o
 WA_API void wa_context_destroy(wa_context *ctx);
 
 WA_API wa_target wa_context_target(const wa_context *ctx);
+/* The context's XNACK and SRAMECC settings (WA_FEATURE_ANY for NULL). */
+WA_API wa_feature wa_context_xnack(const wa_context *ctx);
+WA_API wa_feature wa_context_sramecc(const wa_context *ctx);
 
 /* The context keeps large temporary blocks between operations so that compiling
    kernel after kernel reuses memory that is already mapped (at most 1 GiB, freed

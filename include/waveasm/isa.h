@@ -118,6 +118,9 @@ typedef enum wa_data_type {
                                         The simulator does not execute them. */
 #define WA_IF_COMMUTATIVE 0x00800000u /* src0 and src1 may be swapped (same result and
                                         implicit results): CSE and peephole read it */
+#define WA_IF_OPSEL4 0x01000000u     /* op_sel has four entries whatever the number of
+                                        sources: bits 2 and 3 choose the byte of vdst
+                                        written (v_cvt_sr_fp8_f32, ...) */
 
 /* Implicit registers. */
 #define WA_IMPL_SCC 0x1u
@@ -160,10 +163,12 @@ typedef enum wa_hazard_class {
     WA_HZ_GETREG,        /* s_getreg_b32 */
     WA_HZ_SETREG,        /* s_setreg_b32, s_setreg_imm32_b32 */
     WA_HZ_MOVREL,        /* s_movrels / s_movreld: SALU reading M0 as an index */
-    WA_HZ_SENDMSG        /* s_sendmsg / s_sendmsghalt / s_ttracedata: read M0 as the
+    WA_HZ_SENDMSG,       /* s_sendmsg / s_sendmsghalt / s_ttracedata: read M0 as the
                             message payload */
+    WA_HZ_DS_M0          /* ds_read_addtid / ds_write_addtid: DS taking its LDS address
+                            from M0 */
 } wa_hazard_class;
-#define WA_HZ_LAST_ WA_HZ_SENDMSG
+#define WA_HZ_LAST_ WA_HZ_DS_M0
 
 #define WA_ISA_MAX_OPERANDS 6
 
@@ -240,23 +245,33 @@ typedef struct wa_isa_info {
 typedef enum wa_mfma_input {
     WA_MFMA_IN_F16 = 1, WA_MFMA_IN_BF16, WA_MFMA_IN_FP8, WA_MFMA_IN_I8, WA_MFMA_IN_F32,
     WA_MFMA_IN_F8F6F4, /* block-scaled: fp8/fp6/fp4 chosen by cbsz (A) and blgp (B) */
-    WA_MFMA_IN_F64     /* DGEMM: f64 A, B, C and D (register pairs) */
+    WA_MFMA_IN_F64,    /* DGEMM: f64 A, B, C and D (register pairs) */
+    WA_MFMA_IN_BF8,    /* E5M2 8-bit floats */
+    WA_MFMA_IN_XF32    /* f32 registers, products at reduced (xf32) precision */
 } wa_mfma_input;
 
 /* Shape of an MFMA opcode: `blocks` independent M x N x K products (the
    4x4x4_16b opcodes have 16; cbsz/abid broadcast A between blocks), the input
    format, and the targets (WA_TARGET_BIT mask) whose hardware honours a
-   non-zero BLGP lane broadcast. */
+   non-zero BLGP lane broadcast. `input` is A's format and `input_b` B's (they
+   differ for the mixed fp8/bf8 opcodes); `sparse` marks SMFMAC (A 2:4 sparse,
+   k the dense K). */
 typedef struct wa_mfma_shape {
     unsigned m, n, k;
     unsigned blocks;
     wa_mfma_input input;
     unsigned blgp_targets;
+    wa_mfma_input input_b; /* appended */
+    unsigned sparse;       /* appended */
 } wa_mfma_shape;
 
 /* WA_LOGIC_* facts of `op`: 0 unless its result is a bitwise function of its
    sources (s_and/s_or/..., s_not, the saveexec and wrexec forms). */
 WA_API unsigned wa_isa_logic(unsigned op);
+/* Sources of `op` that take neg (bits 0..2: source i) and abs (bits 4..6), for
+   rows that allow them (wa_isa_info.mods_ok); 0x77 unless a WA_SRCMODS fact of
+   the row restricts them (VOP3 conversions: only their float sources). */
+WA_API unsigned wa_isa_source_mods(unsigned op);
 /* Number of opcodes in the table (== WA_OP_COUNT_). */
 WA_API unsigned wa_isa_count(void);
 /* Static entry for `op`; NULL when out of range. */

@@ -144,15 +144,20 @@ WA_API wa_status wa_pass_peephole(wa_program *prog, const wa_peephole_options *o
 typedef struct wa_cse_options {
     unsigned version;             /* WA_CSE_OPTIONS_VERSION */
     unsigned flags;               /* WA_CSE_* */
+    /* version 2: the register limits the allocation after the pass will have (as in
+       wa_regalloc_options; 0: the allocator's defaults). Hoisting keeps every loop's
+       pressure within them, less a margin for alignment and fragmentation. */
+    unsigned max_vgprs, max_sgprs, max_agprs;
     /* new fields only ever appended */
 } wa_cse_options;
-#define WA_CSE_OPTIONS_VERSION 1
-#define WA_CSE_OPTIONS_INIT { WA_CSE_OPTIONS_VERSION, 0 }
+#define WA_CSE_OPTIONS_VERSION 2
+#define WA_CSE_OPTIONS_INIT { WA_CSE_OPTIONS_VERSION, 0, 0, 0, 0 }
 
 /* Scoped value numbering over the dominator tree: an instruction that computes
    a value already available from a dominating instruction is removed and its
    readers use the earlier register; loop-invariant values are computed once
-   before their loop. Memory operations, instructions with side effects and
+   before their loop, as long as the loop's register pressure stays within the
+   limits of the options. Memory operations, instructions with side effects and
    those that read or write special registers (SCC, VCC, EXEC, M0) are left
    alone. Works on virtual registers (a physical program is left unchanged). */
 WA_API wa_status wa_pass_cse(wa_program *prog, const wa_cse_options *opts,

@@ -156,7 +156,10 @@ typedef struct wa_mods {
    VOP3P: neg is neg_lo:[..], neg_hi neg_hi:[..]; op_sel bit i makes the low half
    of the result read the high half of source i; op_sel_hi is stored INVERTED for
    VOP3P rows: bit i set means op_sel_hi[i] = 0, so the zero default is the
-   hardware default op_sel_hi:[1,1,1]. MAI (scaled MFMA): op_sel/op_sel_hi pick
+   hardware default op_sel_hi:[1,1,1]. The v_fma_mix rows (VOP3P rows that take
+   abs) are the exception: neg/abs on the operands like VOP3, op_sel bit i picks
+   the f16 half of source i, op_sel_hi bit i (stored as written, default 0) reads
+   source i as f16 instead of f32. MAI (scaled MFMA): op_sel/op_sel_hi pick
    the scale bytes, stored as written. */
 
 /* DPP controls of gfx90a/gfx942/gfx950 (the hardware's dpp_ctrl values). "Lane l

@@ -16,7 +16,9 @@
      H2   checkRWLaneHazards: RWLaneWaitStates = 4, lane select = src1.
      H3   checkReadM0Hazards: 1 after a SALU write of M0; LDS-DMA gated by
           hasReadM0LdsDmaHazard, s_sendmsg/s_sendmsghalt/s_ttracedata by
-          hasReadM0SendMsgHazard (both the GFX9 generation).
+          hasReadM0SendMsgHazard, ds_read/write_addtid by
+          hasReadM0MovRelInterpHazard (all the GFX9 generation; ds_append and
+          ds_consume without gds need nothing).
      H35  checkSoftClauseHazards (from checkSMRDHazards; XNACK, which the
           targets' default "xnack any" code objects allow): 1 (wa_hz_smem_clause_
           conflict below).
@@ -62,9 +64,17 @@
      H28-H34  checkMAIHazards90A / checkMAIVALUHazards, DMFMA* constants and
           the 16-pass gfx950 16x16x4 DGEMM.
      Every number of H18-H34 was reproduced with llc-22 on MIR as well.
+     H36  hasDstSelForwardingHazard / hasCvtScaleForwardingHazard (gfx940+): a
+          partial VGPR write (SDWA dst_sel, op_sel's destination half, the
+          byte select of the fp8/fp4 conversions) before a VALU touching it: 1.
+     H36  the same rule read for VOP3P (checkVALUHazards): 1 after a VOP3P
+          instruction with an op_sel operand and op_sel_hi[0] set, for any
+          VALU (MFMA included) with an operand on the result; reproduced with
+          llc-22 on MIR (v_pk_add_f16, v_pk_fma_f32, v_fma_mix_f32 with and
+          without op_sel_hi[0]; v_dot4_i32_i8 and the accvgpr moves have no
+          op_sel and produce nothing).
    Not modelled: gfx90a's VALU write -> DGEMM -> VMEM read (2 in total, a
-   three-instruction pattern), SDWA and op_sel partial destinations (no such
-   forms in isa.def). */
+   three-instruction pattern). */
 #include "hazard_rules.h"
 
 #include <stdio.h>
@@ -87,6 +97,8 @@
 #define P_DGEMM4 WA_HZ_P_DGEMM4
 #define P_DGEMM16 WA_HZ_P_DGEMM16
 #define P_LOAD WA_HZ_P_LOAD
+#define P_PARTIAL WA_HZ_P_PARTIAL
+#define P_DSTSEL WA_HZ_P_DSTSEL
 #define ANY WA_HZ_SRCC_ANY
 #define SAME WA_HZ_SRCC_SAME
 #define PART WA_HZ_SRCC_PART
@@ -107,8 +119,8 @@ const wa_hz_rule wa_hz_rules[] = {
       WA_HZ_U_SCALAR, WA_HZ_C_RLANE | WA_HZ_C_WLANE, 0, WA_HZ_A_LANESEL, ANY,
       T3(N(4), N(4), N(4)), ANYOP },
     /* LDS-DMA takes its LDS address from M0 without an interlock on SALU writes. */
-    { "H3", "SALU writes M0, LDS-DMA, s_movrel or s_sendmsg/s_ttracedata reads it", P_SALU,
-      WA_HZ_U_M0, WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL | WA_HZ_C_SENDMSG, 0,
+    { "H3", "SALU writes M0, LDS-DMA, s_movrel, s_sendmsg/s_ttracedata or a DS addtid reads it",
+      P_SALU, WA_HZ_U_M0, WA_HZ_C_LDSDMA | WA_HZ_C_MOVREL | WA_HZ_C_SENDMSG | WA_HZ_C_DSM0, 0,
       WA_HZ_A_READ | WA_HZ_A_IMPL, ANY, T3(N(1), N(1), N(1)), ANYOP },
     /* Store data wider than 64 bits is read over more than one cycle: a VALU
        must not overwrite it meanwhile. */
@@ -175,6 +187,12 @@ const wa_hz_rule wa_hz_rules[] = {
     /* Hardware registers: a read or a second write of the same id waits for the write. */
     { "H21", "s_setreg writes a hardware register, s_getreg/s_setreg of the same id", P_SALU,
       WA_HZ_U_PSEUDO, WA_HZ_C_HWREG, 0, WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    /* A partial VGPR write merges with the old value late (hasDstSelForwardingHazard,
+       hasCvtScaleForwardingHazard on gfx940+); the byte selects of WA_IF_OPSEL4 rows
+       count on gfx942 too, which costs at most one s_nop. */
+    { "H36", "VALU writes part of a VGPR (op_sel destination half, SDWA dst_sel, byte select), VALU reads or writes it",
+      P_PARTIAL, WA_HZ_U_VGPR, WA_HZ_C_VALU, 0, WA_HZ_A_READ | WA_HZ_A_WRITE, ANY,
+      T3(N(0), N(1), N(1)), ANYOP },
     /* gfx950 lane swaps read their operands early. */
     { "H22", "VALU writes a VGPR, v_permlane*_swap reads it", P_VALU, WA_HZ_U_VGPR,
       WA_HZ_C_PERMLANE, 0, WA_HZ_A_READ, ANY, T3(N(0), N(0), N(2)), ANYOP },
@@ -226,6 +244,12 @@ const wa_hz_rule wa_hz_rules[] = {
       WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
     { "H34", "4x4 DGEMM, v_fma_f64", P_DGEMM4, WA_HZ_U_PSEUDO, WA_HZ_C_FMA64, 0,
       WA_HZ_A_IMPL, ANY, T3(N(2), N(2), N(2)), ANYOP },
+    /* gfx942/gfx950 forward a partial destination late; LLVM takes bit 3 of
+       src0_modifiers for the destination select, which on a VOP3P instruction
+       with op_sel is op_sel_hi[0] (default 1 on the packed rows, 0 on v_fma_mix). */
+    { "H36", "VOP3P with op_sel_hi[0] set writes a VGPR, a VALU reads or overwrites it",
+      P_DSTSEL, WA_HZ_U_VGPR, WA_HZ_C_VALU | WA_HZ_C_MFMA, 0, WA_HZ_A_READ | WA_HZ_A_WRITE, ANY,
+      T3(N(0), N(1), N(1)), ANYOP },
 };
 const unsigned wa_hz_nrules = sizeof(wa_hz_rules) / sizeof(wa_hz_rules[0]);
 
@@ -281,6 +305,7 @@ unsigned wa_hz_consumer_class(const wa_isa_info *info)
     case WA_HZ_SETREG: return WA_HZ_C_HWREG;
     case WA_HZ_MOVREL: return WA_HZ_C_MOVREL;
     case WA_HZ_SENDMSG: return WA_HZ_C_SENDMSG;
+    case WA_HZ_DS_M0: return WA_HZ_C_DS | WA_HZ_C_DSM0;
     /* Other SALU, SMEM and control instructions consume nothing under these
        rules (SALU/SMEM reads of VALU-written SGPRs are interlocked on GFX9). */
     default: return 0;
@@ -347,8 +372,45 @@ static int writes_any(const wa_instr *in)
     return 0;
 }
 
-int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
-                               unsigned item)
+unsigned wa_hz_clause_kind(const wa_isa_info *info)
+{
+    switch (info->format) {
+    case WA_FMT_SMEM: return WA_HZ_CLAUSE_SMEM;
+    case WA_FMT_MUBUF:
+    case WA_FMT_FLAT:
+    case WA_FMT_GLOBAL:
+    case WA_FMT_SCRATCH: return WA_HZ_CLAUSE_VMEM;
+    default: return 0;
+    }
+}
+
+int wa_hz_soft_clauses(const wa_program *prog)
+{
+    return wa_context_xnack(prog->ctx) != WA_FEATURE_OFF;
+}
+
+const char *wa_hz_clause_name(unsigned kind)
+{
+    return kind == WA_HZ_CLAUSE_VMEM ? "VMEM" : "SMEM";
+}
+
+const char *wa_hz_clause_rule(unsigned kind)
+{
+    (void)kind; /* one rule for both kinds, as LLVM's checkSoftClauseHazards */
+    return "H35";
+}
+
+const char *wa_hz_clause_what(unsigned kind)
+{
+    return kind == WA_HZ_CLAUSE_VMEM
+               ? "VMEM soft clause: a MUBUF/FLAT/GLOBAL/SCRATCH instruction after such "
+                 "instructions that write a register the clause reads (or a store after them)"
+               : "SMEM soft clause: an SMEM instruction after SMEM instructions that write a "
+                 "register the clause reads (or a store after them)";
+}
+
+int wa_hz_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                          unsigned item)
 {
     int defs = 0;
     for (unsigned k = 0; k < n; k++)
@@ -368,15 +430,17 @@ int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, u
     return 0;
 }
 
-unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
-                                  unsigned cap)
+unsigned wa_hz_clause_before(const wa_program *prog, unsigned item, unsigned *out, unsigned cap)
 {
     unsigned n = 0;
+    unsigned kind = wa_hz_clause_kind(wa_isa(prog->instrs[item].op));
+    if (!kind)
+        return 0;
     for (unsigned j = item; j-- > 0 && n < cap;) {
         const wa_isa_info *info = wa_isa(prog->instrs[j].op);
         if (info->flags & WA_IF_PSEUDO)
             continue;
-        if (info->format != WA_FMT_SMEM)
+        if (wa_hz_clause_kind(info) != kind)
             break;
         out[n++] = j;
     }
@@ -481,6 +545,15 @@ static int is_named(const wa_isa_info *info, unsigned k, const char *name)
            strcmp(info->operands[k].name, name) == 0;
 }
 
+/* H36's producer: a VOP3P row with op_sel whose op_sel_hi[0] (the hardware bit) is
+   set: stored inverted on the packed rows, as written on v_fma_mix. */
+static int dst_sel_forwarding(const wa_instr *in, const wa_isa_info *info)
+{
+    if (info->format != WA_FMT_VOP3P || !(info->mods_ok & WA_MODOK_OPSEL))
+        return 0;
+    return wa_vop3p_packed(info) ? !(in->mods.op_sel_hi & 1u) : (in->mods.op_sel_hi & 1u);
+}
+
 /* A buffer or global store of more than 64 bits of data (buffer stores only
    when soffset is not a register): its data is read over several cycles. */
 static int wide_store(const wa_instr *in, const wa_isa_info *info)
@@ -506,6 +579,17 @@ static void add_implicit(wa_hz_ref *out, unsigned *n, unsigned special, unsigned
     r->produces = (uint16_t)produces;
 }
 
+/* Does the instruction write only part of vdst (merging with the old value)? */
+static int partial_write(const wa_instr *in, const wa_isa_info *info)
+{
+    const wa_mods *m = &in->mods;
+    if ((m->flags & WA_MOD_SDWA) && m->dst_sel != WA_SDWA_DWORD)
+        return 1;
+    if ((m->op_sel & 8u) && wa_opsel_has_dst(info))
+        return 1;
+    return (info->flags & WA_IF_OPSEL4) && (m->op_sel & 0xCu);
+}
+
 unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
 {
     unsigned cls = wa_hz_consumer_class(info);
@@ -525,7 +609,8 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
                          (salu ? 1u << WA_HZ_P_SALU : 0) | (dot ? 1u << WA_HZ_P_DOT : 0) |
                          (load ? 1u << WA_HZ_P_LOAD : 0) |
                          (mfma && !dgemm ? 1u << WA_HZ_P_MFMA : 0) |
-                         (dgemm ? 1u << dgemm_kind : 0);
+                         (dgemm ? 1u << dgemm_kind : 0) |
+                         (dst_sel_forwarding(in, info) ? 1u << WA_HZ_P_DSTSEL : 0);
     unsigned n = 0;
     for (unsigned k = 0; k < in->nops && k < info->num_operands && n < WA_HZ_MAX_REFS; k++) {
         const wa_operand *o = &in->ops[k];
@@ -533,17 +618,19 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
             continue;
         unsigned role = wa_instr_role(in, info, k);
         unsigned how = 0, produces = 0;
+        /* SMFMAC accumulates into vdst (read and written): it is the srcC read */
+        int srcc = is_named(info, k, "srcC") || (mfma && info->operands[k].role == WA_ROLE_DEFUSE);
         if (role & WA_ROLE_USE) {
             how |= WA_HZ_A_READ;
             if (cls & WA_HZ_C_MFMA)
-                how |= is_named(info, k, "srcC") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
+                how |= srcc ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
             if (cls & WA_HZ_C_DOT)
                 how |= is_named(info, k, "src2") ? WA_HZ_A_SRCC : WA_HZ_A_SRCAB;
             if ((cls & (WA_HZ_C_RLANE | WA_HZ_C_WLANE)) && is_named(info, k, "ssrc1"))
                 how |= WA_HZ_A_LANESEL;
             if ((cls & WA_HZ_C_RLANE) && is_named(info, k, "src0"))
                 how |= WA_HZ_A_SRC0;
-            if (mfma && !dgemm && is_named(info, k, "srcC"))
+            if (mfma && !dgemm && srcc)
                 produces |= 1u << WA_HZ_P_SRCC;
             if (wide && is_named(info, k, "vdata") && o->count > 2)
                 produces |= 1u << WA_HZ_P_STORE;
@@ -551,6 +638,8 @@ unsigned wa_hz_refs(wa_hz_ref *out, const wa_instr *in, const wa_isa_info *info)
         if (role & WA_ROLE_DEF) {
             how |= WA_HZ_A_WRITE;
             produces |= def_kinds;
+            if (valu && k == 0 && partial_write(in, info))
+                produces |= 1u << WA_HZ_P_PARTIAL;
         }
         if (!how && !produces)
             continue;

@@ -38,6 +38,9 @@ enum {
     WA_HZ_P_DGEMM4,   /* a 4x4 DGEMM wrote it (D, or the DGEMM pseudo register) */
     WA_HZ_P_DGEMM16,  /* a 16x16 DGEMM wrote it */
     WA_HZ_P_LOAD,     /* a VMEM or DS load wrote it */
+    WA_HZ_P_PARTIAL,  /* a VALU wrote part of it: op_sel's destination half, an SDWA
+                         dst_sel other than DWORD, the byte select of WA_IF_OPSEL4 rows */
+    WA_HZ_P_DSTSEL,   /* a VOP3P result with op_sel_hi[0] set wrote it (also P_VALU/P_DOT) */
     WA_HZ_P_COUNT
 };
 
@@ -60,6 +63,7 @@ enum {
 #define WA_HZ_C_DGEMM 0x8000u   /* MFMA with f64 inputs */
 #define WA_HZ_C_DOT 0x10000u    /* v_dot* */
 #define WA_HZ_C_SENDMSG 0x20000u /* s_sendmsg, s_sendmsghalt, s_ttracedata (read M0) */
+#define WA_HZ_C_DSM0 0x40000u   /* ds_read_addtid / ds_write_addtid (read M0) */
 #define WA_HZ_C_MFMA (WA_HZ_C_XDL | WA_HZ_C_SMFMA | WA_HZ_C_DGEMM)
 
 /* How a consumer touches a unit. */
@@ -138,27 +142,37 @@ unsigned wa_hz_wait_states(const wa_instr *in, const wa_isa_info *info);
 #define WA_HZ_ALL_PASSES 0xFFFFFFFFu
 int wa_hz_rule_max(const wa_hz_rule *r, wa_target t, uint32_t passes);
 
-/* H35, SMEM soft clauses (XNACK): the SMEM instructions `clause[0..n-1]` issued
-   right before SMEM instruction `item` (oldest first, nothing else between
-   them) may complete out of order and be replayed, so `item` needs a wait state
-   (any non-SMEM instruction) before it when the clause writes a register and
-   either `item` stores (a store or an atomic) or a register written in the
-   clause or by `item` is read in the clause or by `item`. Returns 1 then. */
-int wa_hz_smem_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
-                               unsigned item);
-/* The clause before `item` in program order (SMEM instructions back to the
-   first other one; labels and comments are skipped); returns its length, at
-   most `cap`, oldest first in `out`. */
-unsigned wa_hz_smem_clause_before(const wa_program *prog, unsigned item, unsigned *out,
-                                  unsigned cap);
+/* H35, soft clauses (XNACK): consecutive SMEM instructions, or consecutive
+   vector memory instructions (MUBUF, FLAT, GLOBAL and SCRATCH, one kind), may complete out of order and be replayed after a fault. With the
+   clause `clause[0..n-1]` issued right before `item` (oldest first, nothing
+   else between them, same kind), `item` needs a wait state (any instruction of
+   another kind) before it when the clause writes a register and either `item`
+   stores (a store or an atomic) or a register written in the clause or by
+   `item` is read in the clause or by `item`. Returns 1 then. */
+int wa_hz_clause_conflict(const wa_program *prog, const unsigned *clause, unsigned n,
+                          unsigned item);
+/* The soft-clause kind of an instruction: WA_HZ_CLAUSE_SMEM, WA_HZ_CLAUSE_VMEM
+   or 0 (it ends any clause). */
+#define WA_HZ_CLAUSE_SMEM 1u
+#define WA_HZ_CLAUSE_VMEM 2u
+unsigned wa_hz_clause_kind(const wa_isa_info *info);
+/* Whether soft clauses matter for `prog`: unless its context says XNACK off. */
+int wa_hz_soft_clauses(const wa_program *prog);
+/* The clause before `item` in program order (instructions of item's kind back
+   to the first other one; labels and comments are skipped); returns its length,
+   at most `cap`, oldest first in `out`. */
+unsigned wa_hz_clause_before(const wa_program *prog, unsigned item, unsigned *out, unsigned cap);
 #define WA_HZ_CLAUSE_MAX 64u
 /* The diagnostic of both the checker and the simulator: the instruction's
-   mnemonic, the clause's first mnemonic and tag. */
-#define WA_HZ_CLAUSE_FMT                                                                     \
-    "hazard: %s (in an SMEM clause) is issued 0 wait states after %s @I%u, which opens the " \
-    "clause it conflicts with; needs 1 (rule " WA_HZ_CLAUSE_RULE ": " WA_HZ_CLAUSE_WHAT ")"
-#define WA_HZ_CLAUSE_RULE "H35"
-#define WA_HZ_CLAUSE_WHAT "SMEM soft clause: an SMEM instruction after SMEM instructions that write a register the clause reads (or a store after them)"
+   mnemonic, the kind's name, the clause's first mnemonic and tag, then the
+   rule and its description (wa_hz_clause_rule). */
+#define WA_HZ_CLAUSE_FMT                                                                   \
+    "hazard: %s (in an %s clause) is issued 0 wait states after %s @I%u, which opens the " \
+    "clause it conflicts with; needs 1 (rule %s: %s)"
+/* Name ("SMEM", "VMEM"), rule id and description of a clause kind. */
+const char *wa_hz_clause_name(unsigned kind);
+const char *wa_hz_clause_rule(unsigned kind);
+const char *wa_hz_clause_what(unsigned kind);
 
 /* Unit class of the registers of a register operand (0 for SCC, immediates...). */
 unsigned wa_hz_operand_unit_class(const wa_operand *o);

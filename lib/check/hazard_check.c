@@ -46,6 +46,7 @@ typedef struct ck_slot {
 } ck_slot;
 
 typedef struct ck {
+    int soft_clauses;  /* H35 applies (XNACK not off) */
     const wa_program *prog;
     wa_context *ctx;
     wa_target target;
@@ -286,21 +287,24 @@ static void check_consumer(ck *C, unsigned item, const ck_ent *state, unsigned n
     }
 }
 
-/* H35: an SMEM instruction right after an SMEM clause it conflicts with (the
-   clause in program order: nothing else between the instructions). */
-static void check_smem_clause(ck *C, unsigned item)
+/* H35: a memory instruction right after a soft clause of its kind it
+   conflicts with (the clause in program order: nothing else between the
+   instructions). */
+static void check_clause(ck *C, unsigned item)
 {
     unsigned clause[WA_HZ_CLAUSE_MAX];
-    unsigned n = wa_hz_smem_clause_before(C->prog, item, clause, WA_HZ_CLAUSE_MAX);
-    if (!n || !wa_hz_smem_clause_conflict(C->prog, clause, n, item))
+    unsigned n = wa_hz_clause_before(C->prog, item, clause, WA_HZ_CLAUSE_MAX);
+    if (!n || !wa_hz_clause_conflict(C->prog, clause, n, item))
         return;
     if (++C->errors > MAX_REPORTS)
         return;
     const wa_instr *in = &C->prog->instrs[item];
     const wa_instr *first = &C->prog->instrs[clause[0]];
-    wa_error(C->ctx, WA_E_VALIDATE, wa_instr_loc(C->prog, in),
-             WA_HZ_CLAUSE_FMT, wa_isa_mnemonic(in->op, C->target),
-             wa_isa_mnemonic(first->op, C->target), (unsigned)first->tag);
+    unsigned kind = wa_hz_clause_kind(wa_isa(in->op));
+    wa_error(C->ctx, WA_E_VALIDATE, wa_instr_loc(C->prog, in), WA_HZ_CLAUSE_FMT,
+             wa_isa_mnemonic(in->op, C->target), wa_hz_clause_name(kind),
+             wa_isa_mnemonic(first->op, C->target), (unsigned)first->tag,
+             wa_hz_clause_rule(kind), wa_hz_clause_what(kind));
 }
 
 /* ---- the walk through a block ----------------------------------------------------------- */
@@ -315,8 +319,8 @@ static wa_status walk(ck *C, unsigned b, int check)
             continue;
         if (check && C->ncur)
             check_consumer(C, i, C->cur, C->ncur);
-        if (check && wa_isa(C->prog->instrs[i].op)->format == WA_FMT_SMEM)
-            check_smem_clause(C, i);
+        if (check && C->soft_clauses && wa_hz_clause_kind(wa_isa(C->prog->instrs[i].op)))
+            check_clause(C, i);
         unsigned k = 0;
         for (unsigned r = 0; r < C->ncur; r++) {
             uint32_t d = C->cur[r].dist + w;
@@ -421,6 +425,7 @@ wa_status wa_check_hazards(unsigned *out_errors, const wa_program *prog,
     C.prog = prog;
     C.ctx = ctx;
     C.target = prog->target;
+    C.soft_clauses = wa_hz_soft_clauses(prog);
     wa_status st = wa_unit_map_init(&C.map, prog);
     if (st == WA_OK)
         st = wa_cfg_build(&C.cfg, prog);

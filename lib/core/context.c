@@ -1,6 +1,7 @@
 /* lib/core/context.c — contexts, status and target names, diagnostics. */
 #include "core.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +70,18 @@ wa_status wa_context_create(wa_context **out, const wa_context_options *opts)
         return WA_E_INVALID;
     if (opts->wave_size != 64)
         return WA_E_INVALID;
+    wa_context_options o = defaults;
+    memcpy(&o, opts, opts->version >= 2 ? sizeof(o) : offsetof(wa_context_options, xnack));
+    o.version = WA_CONTEXT_OPTIONS_VERSION;
+    if ((unsigned)o.xnack > WA_FEATURE_ON || (unsigned)o.sramecc > WA_FEATURE_ON)
+        return WA_E_INVALID;
 
     wa_realloc_fn fn = opts->realloc_fn;
     wa_context *ctx = fn ? fn(NULL, sizeof(*ctx), opts->alloc_user) : malloc(sizeof(*ctx));
     if (!ctx)
         return WA_E_NOMEM;
     memset(ctx, 0, sizeof(*ctx));
-    ctx->opts = *opts;
-    ctx->opts.version = WA_CONTEXT_OPTIONS_VERSION;
+    ctx->opts = o;
     if (env_flag("WAVE_DEBUG_LIVENESS"))
         ctx->debug |= WA_DEBUG_LIVENESS;
     if (env_flag("WAVE_DEBUG_REGALLOC"))
@@ -112,6 +117,16 @@ void wa_context_trim(wa_context *ctx)
 wa_target wa_context_target(const wa_context *ctx)
 {
     return ctx ? ctx->opts.target : WA_TARGET_UNKNOWN;
+}
+
+wa_feature wa_context_xnack(const wa_context *ctx)
+{
+    return ctx ? ctx->opts.xnack : WA_FEATURE_ANY;
+}
+
+wa_feature wa_context_sramecc(const wa_context *ctx)
+{
+    return ctx ? ctx->opts.sramecc : WA_FEATURE_ANY;
 }
 
 /* ---- diagnostics ----------------------------------------------------------------- */

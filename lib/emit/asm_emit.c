@@ -5,6 +5,7 @@
 
 #include <waveasm/validate.h>
 
+#include <stdio.h>
 #include <string.h>
 
 /* YAML single-quoted scalar: a quote is written twice. */
@@ -98,9 +99,21 @@ static unsigned kernarg_align(const wa_program *prog)
     return a;
 }
 
+/* The target id: the processor, then the features the context names, in
+   LLVM's order ("gfx942:sramecc+:xnack-"); ANY features are left out. */
+static void target_id(char *out, size_t n, const wa_program *prog)
+{
+    static const char *const sign[] = { "", "-", "+" };
+    wa_feature sram = wa_context_sramecc(prog->ctx), xnack = wa_context_xnack(prog->ctx);
+    snprintf(out, n, "%s%s%s%s%s", wa_target_name(prog->target),
+             sram != WA_FEATURE_ANY ? ":sramecc" : "", sign[sram],
+             xnack != WA_FEATURE_ANY ? ":xnack" : "", sign[xnack]);
+}
+
 static void emit_metadata(wa_sb *sb, const wa_program *prog, const wa_kernel_resources *r)
 {
-    const char *target = wa_target_name(prog->target);
+    char target[64];
+    target_id(target, sizeof(target), prog);
     wa_sb_puts(sb, "\t.amdgpu_metadata\n---\namdhsa.kernels:\n");
     wa_sb_puts(sb, "  - .args:");
     if (prog->nargs == 0)
@@ -184,7 +197,8 @@ wa_status wa_emit_asm(char **out, size_t *out_len, const wa_program *prog,
 
     wa_kernel_resources r;
     wa_resources_compute(&r, prog);
-    const char *target = wa_target_name(prog->target);
+    char target[64];
+    target_id(target, sizeof(target), prog);
     wa_sb sb;
     wa_sb_init(&sb, ctx);
     wa_sb_printf(&sb, "\t.amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", target);

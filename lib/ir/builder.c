@@ -284,7 +284,7 @@ wa_status wa_build_ds(wa_tag *out, wa_program *prog, wa_opcode op, wa_operand vd
         return family_error(prog, op, "DS");
     wa_operand in[4], ops[4];
     unsigned n = 0;
-    if (wa_isa_get(op)->operands[0].role == WA_ROLE_DEF)
+    if (wa_isa_get(op)->operands[0].role != WA_ROLE_USE) /* vdst (read and written by the d16 reads) */
         in[n++] = vdst;
     in[n++] = addr;
     in[n++] = data0;

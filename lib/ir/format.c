@@ -120,8 +120,8 @@ static void sel_list(wa_sb *sb, const char *name, unsigned bits, unsigned n)
    always have three. */
 static unsigned list_len(const wa_isa_info *info, unsigned bits)
 {
-    if (info->format == WA_FMT_MAI)
-        return 3;
+    if (info->format == WA_FMT_MAI || (info->flags & WA_IF_OPSEL4))
+        return 3; /* OPSEL4: [s0, s1, byte bit 0, byte bit 1] with the destination entry */
     unsigned n = wa_source_count(info);
     if (n > 3)
         n = 3;
@@ -245,7 +245,7 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_puts(sb, " lds");
     if (m->op_sel)
         op_sel_list(sb, info, m->op_sel);
-    if (info->format == WA_FMT_VOP3P) {
+    if (wa_vop3p_packed(info)) {
         /* stored inverted: bit i set means op_sel_hi[i] = 0 */
         if (m->op_sel_hi) {
             unsigned n = list_len(info, m->op_sel_hi);
@@ -254,8 +254,8 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
     } else if (m->op_sel_hi) {
         sel_list(sb, "op_sel_hi", m->op_sel_hi, list_len(info, m->op_sel_hi));
     }
-    if (wa_mods_as_lists(info) && m->neg)
-        sel_list(sb, info->format == WA_FMT_MAI ? "neg" : "neg_lo", m->neg, list_len(info, m->neg));
+    if (wa_mods_as_lists(info) && m->neg && info->format != WA_FMT_MAI)
+        sel_list(sb, "neg_lo", m->neg, list_len(info, m->neg));
     if (m->neg_hi)
         sel_list(sb, "neg_hi", m->neg_hi, list_len(info, m->neg_hi));
     if (m->flags & WA_MOD_CLAMP)
@@ -269,6 +269,9 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         wa_sb_printf(sb, " cbsz:%u", m->cbsz);
     if (m->abid)
         wa_sb_printf(sb, " abid:%u", m->abid);
+    /* MAI: neg:[a,b,c] (f64 on gfx942/gfx950) takes blgp's place, after cbsz/abid */
+    if (info->format == WA_FMT_MAI && m->neg)
+        sel_list(sb, "neg", m->neg, list_len(info, m->neg));
     if (m->blgp)
         wa_sb_printf(sb, " blgp:%u", m->blgp);
     if (m->flags & WA_MOD_DPP)

@@ -5,11 +5,13 @@
      every type      integers -16..64; the floats +-0.5, +-1.0, +-2.0, +-4.0, 0.0
                      and 1/(2*pi) written as floats
      B32 F32 PK_F32  also their f32 bit patterns, and 0xFFFFFFF0..0xFFFFFFFF
+     PK_B16          (packed 16-bit integers: a 32-bit constant) the same
      F16             also its f16 bit patterns, and 0xFFF0..0xFFFF
-     PK_F16          also the f16 bit patterns (the low half; the high half 0)
-     BF16 PK_BF16    also the bf16 bit patterns
+     PK_F16          also the f16 bit patterns (the low half; the high half 0), and
+                     0xFFFFFFF0..0xFFFFFFFF (not 0xFFF0..0xFFFF)
+     BF16 PK_BF16    also the bf16 bit patterns (PK_BF16 also 0xFFFFFFF0..0xFFFFFFFF)
      B64 F64         also the f64 bit patterns
-     B16 PK_B16      nothing more (0x3C00 is a literal, 0xFFF0 too)
+     B16             nothing more (0x3C00 is a literal, 0xFFF0 too)
    A literal is 32 bits: 16-bit types take 16-bit values, F64 the high half of a
    double whose low half is zero, B64 an integer of 32 bits (signed or not). */
 #include "ir.h"
@@ -146,7 +148,12 @@ static int is_inv2pi(double d, wa_data_type type)
     }
     if (type == WA_TY_BF16 || type == WA_TY_PK_BF16) {
         uint16_t h;
-        return f32_bits((float)d) == 0x3E22F983u || (bf16_bits(d, &h) && h == 0x3E22);
+        /* llvm-mc takes the double it reads for 0.15915494 (the f32 1/(2*pi)
+           printed to 8 digits) as the bf16 constant; other values must round to
+           the bf16 pattern 0x3E22 */
+        uint64_t u;
+        memcpy(&u, &d, sizeof(u));
+        return u == 0x3FC45F306725FEEDull || (bf16_bits(d, &h) && h == 0x3E22);
     }
     if (type == WA_TY_F64 || type == WA_TY_B64)
         return d == 0.15915494309189532;
@@ -160,7 +167,8 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
         if (v >= -16 && v <= 64)
             return 1;
         /* -16..-1 written as unsigned 32-bit (or 16-bit for f16) patterns. */
-        if ((type == WA_TY_B32 || type == WA_TY_F32 || type == WA_TY_PK_F32) &&
+        if ((type == WA_TY_B32 || type == WA_TY_F32 || type == WA_TY_PK_F32 ||
+             type == WA_TY_PK_B16 || type == WA_TY_PK_F16 || type == WA_TY_PK_BF16) &&
             v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
             return 1;
         if (type == WA_TY_F16 && v >= 0xFFF0 && v <= 0xFFFF)
@@ -172,6 +180,7 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type)
         case WA_TY_F32:
         case WA_TY_B32:
         case WA_TY_PK_F32:
+        case WA_TY_PK_B16:
             return v >= 0 && v <= 0xFFFFFFFFll && is_inline_f32_bits((uint32_t)v);
         case WA_TY_F16:
         case WA_TY_PK_F16:

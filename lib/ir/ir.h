@@ -187,11 +187,41 @@ static inline unsigned wa_source_count(const wa_isa_info *info)
     return n;
 }
 
+/* Does source operand k take the float source modifiers (neg/abs) of a row that
+   allows them? Every source, except an integer operand of a row that also has float
+   sources (v_cmp_class's class mask): neg/abs belong to float sources, and rows without
+   any float source (v_cndmask_b32) give them to all. In the SDWA form a source that
+   takes no neg/abs takes sext() instead. */
+static inline int wa_source_takes_fmods(const wa_isa_info *info, unsigned k)
+{
+#define WA_TY_IS_FLOAT_(t) ((t) == WA_TY_F16 || (t) == WA_TY_F32 || (t) == WA_TY_F64 || \
+                            (t) == WA_TY_BF16 || (t) == WA_TY_PK_F16 || (t) == WA_TY_PK_BF16 || \
+                            (t) == WA_TY_PK_F32)
+    if (!(info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)) || k >= info->num_operands)
+        return 0;
+    if (WA_TY_IS_FLOAT_(info->operands[k].type))
+        return 1;
+    for (unsigned j = 0; j < info->num_operands; j++)
+        if (info->operands[j].role == WA_ROLE_USE && WA_TY_IS_FLOAT_(info->operands[j].type))
+            return 0;
+    return 1;
+#undef WA_TY_IS_FLOAT_
+}
+
+/* A packed VOP3P row: its sources hold two elements each, op_sel_hi defaults to
+   [1,1,1] (stored inverted) and neg_lo/neg_hi are lists. The VOP3P rows that take
+   abs (the v_fma_mix rows) are not packed: their sources are single f32 or f16
+   values with -/|..| on the operands and op_sel_hi stored as written. */
+static inline int wa_vop3p_packed(const wa_isa_info *info)
+{
+    return info->format == WA_FMT_VOP3P && !(info->mods_ok & WA_MODOK_ABS);
+}
+
 /* 1 for the rows whose source modifiers are written as lists (neg_lo:[..],
-   neg_hi:[..], neg:[..]) rather than on the operands: VOP3P and MAI. */
+   neg_hi:[..], neg:[..]) rather than on the operands: packed VOP3P and MAI. */
 static inline int wa_mods_as_lists(const wa_isa_info *info)
 {
-    return info->format == WA_FMT_VOP3P || info->format == WA_FMT_MAI;
+    return wa_vop3p_packed(info) || info->format == WA_FMT_MAI;
 }
 
 /* Location of item `index` for diagnostics. */
@@ -267,5 +297,8 @@ void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
 /* SDWA select / dst_unused value of a name ("WORD_1", "UNUSED_PAD"), -1 if none. */
 int wa_sdwa_sel_value(const char *s, size_t n);
 int wa_sdwa_unused_value(const char *s, size_t n);
+
+/* Exchanges everything two programs of one context hold (the handles stay). */
+void wa_program_swap_contents(wa_program *a, wa_program *b);
 
 #endif

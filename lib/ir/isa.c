@@ -8,6 +8,7 @@
 #define ALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G94X (WA_TARGET_BIT(WA_TARGET_GFX942) | WA_TARGET_BIT(WA_TARGET_GFX950))
 #define G950 (WA_TARGET_BIT(WA_TARGET_GFX950))
+#define G942 (WA_TARGET_BIT(WA_TARGET_GFX942))
 #define G90A (WA_TARGET_BIT(WA_TARGET_GFX90A))
 
 #define PSEUDO WA_IF_PSEUDO
@@ -34,6 +35,7 @@
 #define ECLOB WA_IF_EARLY_CLOBBER
 #define INDIRECT WA_IF_INDIRECT
 #define COMM WA_IF_COMMUTATIVE
+#define OPSEL4 WA_IF_OPSEL4
 /* MFMA flags: results wider than 128 bits (4 registers) are early-clobber. */
 #define MFMA_FLAGS(acc) (MFMA | ((acc) > 4 ? ECLOB : 0))
 
@@ -120,8 +122,8 @@ const wa_isa_info wa_isa_table_[] = {
 
 static const wa_mfma_shape mfma_shapes[WA_OP_COUNT_] = {
 #define WA_INSN(...)
-#define WA_MFMA_SHAPE(id, m, n, k, blocks, in, blgp) \
-    [WA_OP_##id] = { m, n, k, blocks, WA_MFMA_IN_##in, blgp },
+#define WA_MFMA_SHAPE(id, m, n, k, blocks, in, in_b, sparse, blgp) \
+    [WA_OP_##id] = { m, n, k, blocks, WA_MFMA_IN_##in, blgp, WA_MFMA_IN_##in_b, sparse },
 #include <waveasm/isa.def>
 #undef WA_MFMA_SHAPE
 #undef WA_INSN
@@ -136,6 +138,24 @@ static const unsigned char logic_table[WA_OP_COUNT_] = {
 #undef WA_LOGIC
 #undef WA_INSN
 };
+
+/* Sources that take neg/abs (WA_SRCMODS), stored plus one so that 0 means "every
+   source". */
+static const unsigned char source_mods[WA_OP_COUNT_] = {
+    [WA_OP_LABEL] = 0,
+#define WA_INSN(...)
+#define WA_SRCMODS(id, neg, abs) [WA_OP_##id] = (unsigned char)((((abs) & 7u) << 4 | ((neg) & 7u)) + 1u),
+#include <waveasm/isa.def>
+#undef WA_SRCMODS
+#undef WA_INSN
+};
+
+unsigned wa_isa_source_mods(unsigned op)
+{
+    if (op >= WA_OP_COUNT_)
+        return 0;
+    return source_mods[op] ? source_mods[op] - 1u : 0x77u;
+}
 
 typedef char isa_table_size_check[(sizeof(wa_isa_table_) / sizeof(wa_isa_table_[0]) == WA_OP_COUNT_) ? 1 : -1];
 
@@ -260,7 +280,7 @@ const char *wa_hazard_class_name(wa_hazard_class haz)
         "none", "salu", "valu", "trans", "readlane", "writelane", "smem", "vmem",
         "lds_dma", "ds", "mfma_xdl", "mfma_smfma", "mfma_dgemm", "branch",
         "div_fmas", "dot", "fma64", "permlane_swap", "getreg", "setreg", "movrel",
-        "sendmsg",
+        "sendmsg", "ds_m0",
     };
     return (unsigned)haz < sizeof(names) / sizeof(names[0]) ? names[haz] : NULL;
 }

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Size of the mnemonic hash (a power of two, more than twice the spellings). */
+#define PARSE_HASH 4096u
+
 typedef struct parser {
     wa_context *ctx;
     wa_program *prog;
@@ -22,8 +25,9 @@ typedef struct parser {
     size_t ll;            /* line length (without newline) */
     size_t pos;           /* cursor within the line */
     unsigned line;
-    /* mnemonic hash: open addressing over table indices */
-    unsigned short hash[512];
+    /* mnemonic hash: open addressing over table indices (kept under half full:
+       the table has a few thousand spellings once every family is in) */
+    unsigned short hash[PARSE_HASH];
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -83,9 +87,9 @@ static unsigned hash_str(const char *s, size_t n)
 
 static void hash_add(parser *P, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & 511u;
+    unsigned h = hash_str(name, strlen(name)) & (PARSE_HASH - 1u);
     while (P->hash[h])
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSE_HASH - 1u);
     P->hash[h] = (unsigned short)(op + 1);
 }
 
@@ -109,14 +113,14 @@ static int eq_n(const char *a, const char *s, size_t n)
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & 511u;
+    unsigned h = hash_str(s, n) & (PARSE_HASH - 1u);
     while (P->hash[h]) {
         const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
         if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
             *op = P->hash[h] - 1u;
             return 1;
         }
-        h = (h + 1) & 511u;
+        h = (h + 1) & (PARSE_HASH - 1u);
     }
     return 0;
 }
@@ -687,7 +691,7 @@ static wa_status read_list(parser *P, unsigned *bits, unsigned *count)
 /* op_sel/op_sel_hi/neg_lo/neg_hi/neg lists, stored as docs/text-format.md says:
    op_sel's last entry (one more than the sources) of a row with a VGPR result is
    the destination (bit 3);
-   VOP3P op_sel_hi is kept inverted. */
+   packed VOP3P op_sel_hi is kept inverted. */
 static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t *field)
 {
     unsigned bits = 0, n = 0;
@@ -695,13 +699,15 @@ static wa_status read_sel(parser *P, const wa_isa_info *info, int which, uint8_t
     wa_status st = read_list(P, &bits, &n);
     if (st)
         return st;
-    if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
+    if (which == 0 && (info->flags & WA_IF_OPSEL4))
+        ; /* four entries at their bit positions, like llvm-mc */
+    else if (which == 0 && wa_opsel_has_dst(info) && n >= 2 && n == wa_source_count(info) + 1)
         bits = (bits & ((1u << (n - 1)) - 1u)) | ((bits >> (n - 1)) & 1u) << 3;
     else if (which == 0 && n == 4 && !wa_opsel_has_dst(info))
         return perr_at(P, at, WA_E_PARSE, "op_sel has at most 3 entries here");
     else if (which != 0 && n > 3)
         return perr_at(P, at, WA_E_PARSE, "at most 3 entries");
-    if (which == 1 && info->format == WA_FMT_VOP3P)
+    if (which == 1 && wa_vop3p_packed(info))
         bits = ~bits & ((1u << n) - 1u);
     *field = (uint8_t)bits;
     return WA_OK;

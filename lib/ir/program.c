@@ -173,6 +173,13 @@ static const char *arena_dup_or_null(wa_arena *a, const char *s, int *failed)
     return d;
 }
 
+void wa_program_swap_contents(wa_program *a, wa_program *b)
+{
+    wa_program t = *a;
+    *a = *b;
+    *b = t;
+}
+
 wa_status wa_program_clone(wa_program **out, const wa_program *src)
 {
     if (!out || !src)

@@ -6,6 +6,7 @@
 
 #include "ir.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,8 +303,10 @@ static int variable_size(vstate *V, const wa_instr *in, const wa_isa_info *info,
     }
     if (info->flags & WA_IF_F8F6F4) {
         unsigned fmtcode = strcmp(spec->name, "srcA") == 0 ? in->mods.cbsz : in->mods.blgp;
-        static const unsigned regs[5] = { 8, 8, 6, 6, 4 };
-        if (fmtcode > 4) {
+        /* 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4; the assembler reads the reserved codes
+           5..7 with the fp8 size (the simulator refuses them) */
+        static const unsigned regs[8] = { 8, 8, 6, 6, 4, 8, 8, 8 };
+        if (fmtcode > 7) {
             verr(V, loc, "%s %u is not an F8F6F4 format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)",
                  strcmp(spec->name, "srcA") == 0 ? "cbsz" : "blgp", fmtcode);
             return 0;
@@ -547,9 +550,14 @@ static void check_operands(vstate *V, const wa_instr *in, const wa_isa_info *inf
             cls = o->reg_class;
         }
     }
-    /* An implicit VCC read (v_div_fmas) takes the constant bus slot too. */
-    if (is_valu && (info->implicit_uses & WA_IMPL_VCC))
-        nscalars++;
+    /* An implicit VCC read (v_div_fmas) takes the constant bus slot too, unless vcc
+       is also an explicit source (v_div_fmas_f64 ..., vcc, ...: one value). */
+    if (is_valu && (info->implicit_uses & WA_IMPL_VCC)) {
+        int has_vcc = 0;
+        for (unsigned s = 0; s < nscalars; s++)
+            has_vcc |= scalars[s]->kind == WA_OPND_SPECIAL && scalars[s]->id == WA_SPECIAL_VCC;
+        nscalars += !has_vcc;
+    }
     /* The base of an M0-relative SGPR index must be a physical register: the
        register accessed is base + M0, which a virtual register cannot express. */
     if ((info->flags & WA_IF_REL_M0) && !(V->flags & WA_VALIDATE_PHYSICAL))
@@ -588,8 +596,10 @@ static int overlap(const wa_operand *a, const wa_operand *b, int *identical)
 static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
 {
     wa_loc loc = wa_instr_loc(V->prog, in);
+    /* SMFMAC has no srcC operand: vdst is the accumulator, operand 3 the index VGPR */
     const wa_operand *d = &in->ops[0], *c = &in->ops[3];
-    if (is_reg(c) && is_reg(d) && c->reg_class != d->reg_class)
+    if (strcmp(info->operands[3].name, "srcC") == 0 && is_reg(c) && is_reg(d) &&
+        c->reg_class != d->reg_class)
         verr(V, loc, "%s: srcC and vdst must both be VGPRs or both AGPRs", info->mnemonic);
     for (unsigned k = 1; k < in->nops; k++) {
         int same;
@@ -603,16 +613,14 @@ static void check_mfma(vstate *V, const wa_instr *in, const wa_isa_info *info)
     }
     const wa_mods *m = &in->mods;
     const wa_mfma_shape *shape = wa_isa_mfma_shape(in->op);
-    if (shape && shape->input == WA_MFMA_IN_F64 && m->blgp)
-        verr(V, loc, "%s: blgp must be 0 (for f64 MFMAs the field is the neg modifier on gfx942/gfx950, which is not supported)",
-             info->mnemonic);
-    if (!(info->flags & WA_IF_F8F6F4)) {
-        if (m->cbsz > 7 || m->abid > 15 || m->blgp > 7)
-            verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
-        else if (m->abid >= (1u << m->cbsz))
-            verr(V, loc, "%s: abid %u must be below 2^cbsz = %u", info->mnemonic, m->abid,
-                 1u << m->cbsz);
-    }
+    /* f64: the BLGP field is blgp on gfx90a and neg:[a,b,c] on gfx942/gfx950 */
+    if (shape && shape->input == WA_MFMA_IN_F64 && V->target == WA_TARGET_GFX90A && m->neg)
+        verr(V, loc, "%s takes no neg on gfx90a (the field is blgp there)", info->mnemonic);
+    if (shape && shape->input == WA_MFMA_IN_F64 && V->target != WA_TARGET_GFX90A && m->blgp)
+        verr(V, loc, "%s takes no blgp on %s (the field is the neg modifier there)",
+             info->mnemonic, wa_target_name(V->target));
+    if (!(info->flags & WA_IF_F8F6F4) && (m->cbsz > 7 || m->abid > 15 || m->blgp > 7))
+        verr(V, loc, "%s: cbsz must be 0..7, abid 0..15, blgp 0..7", info->mnemonic);
 }
 
 /* ---- DPP ------------------------------------------------------------------------------------------ */
@@ -681,10 +689,22 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
                      "is not a float", mn);
     if (info->format == WA_FMT_VOPC && (m->flags & WA_MOD_CLAMP))
         verr(V, loc, "%s: a compare with SDWA takes no clamp", mn);
-    /* sext() is the integer counterpart of neg/abs: rows that take neg/abs
-       (float sources) have no sext */
-    if (m->sext && (info->mods_ok & (WA_MODOK_NEG | WA_MODOK_ABS)))
-        verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
+    /* sext() is the integer counterpart of neg/abs: a source that takes neg/abs
+       (a float source) has no sext */
+    int mixed = 0; /* some sources take neg/abs, others sext() (v_cmp_class) */
+    for (unsigned k = 0; k < info->num_operands; k++)
+        mixed |= wa_source_slot(info, k) >= 0 && !wa_source_takes_fmods(info, k);
+    for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
+        int slot = wa_source_slot(info, k);
+        if (slot >= 0 && slot < 2 && (m->sext >> slot & 1u) && wa_source_takes_fmods(info, k)) {
+            if (mixed)
+                verr(V, loc, "%s: %s takes no sext() (it takes neg/abs)", mn,
+                     info->operands[k].name);
+            else
+                verr(V, loc, "%s takes no sext() (its sources take neg/abs)", mn);
+            break;
+        }
+    }
     if (info->format == WA_FMT_VOPC && (m->dst_sel != WA_SDWA_DWORD ||
                                         m->dst_unused != WA_SDWA_UNUSED_PRESERVE))
         verr(V, loc, "%s: a compare has no dst_sel/dst_unused", mn);
@@ -706,9 +726,14 @@ static void check_sdwa(vstate *V, const wa_instr *in, const wa_isa_info *info)
             continue;
         }
         if (o->kind == WA_OPND_IMM || o->kind == WA_OPND_FIMM) {
+            double f = o->kind == WA_OPND_FIMM ? fabs(o->imm.f) : 0.0;
             if (!wa_imm_is_inline(o, (wa_data_type)spec->type))
                 verr(V, loc, "%s with SDWA: %s takes no literal (%s)", mn, spec->name,
                      otext(V, o, b1, sizeof(b1)));
+            else if (spec->type == WA_TY_B16 && f != 0.0 && f != 0.5 && f != 1.0 && f != 2.0 &&
+                     f != 4.0) /* as llvm-mc: the one inline float left is 1/(2*pi) */
+                verr(V, loc, "%s with SDWA: %s (16-bit integer) takes no 1/(2*pi)", mn,
+                     spec->name);
         } else if (!(is_reg(o) || o->kind == WA_OPND_SPECIAL)) {
             verr(V, loc, "%s with SDWA: %s must be a register or an inline constant", mn,
                  spec->name);
@@ -810,7 +835,8 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
         srcmask = 7u; /* neg:[a,b,c] and the scale selects have three entries */
     if (m->op_sel && !(ok & WA_MODOK_OPSEL))
         verr(V, loc, "%s takes no op_sel", mn);
-    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u)))
+    else if (m->op_sel & ~(srcmask | (wa_opsel_has_dst(info) ? 8u : 0u) |
+                           ((info->flags & WA_IF_OPSEL4) ? 0xCu : 0u)))
         verr(V, loc, "%s: op_sel 0x%x selects a source the instruction does not have", mn,
              m->op_sel);
     if (m->op_sel_hi && !(ok & WA_MODOK_OPSEL_HI))
@@ -818,6 +844,12 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
     else if (m->op_sel_hi & ~srcmask)
         verr(V, loc, "%s: op_sel_hi 0x%x selects a source the instruction does not have", mn,
              m->op_sel_hi);
+    /* gfx942/gfx950 dot products read their halves in place: op_sel must be 0 and
+       op_sel_hi the default (as llvm-mc 22 decides for the whole dot class). */
+    if (info->format == WA_FMT_VOP3P && info->hazard == WA_HZ_DOT && (ok & WA_MODOK_OPSEL) &&
+        V->target != WA_TARGET_GFX90A && (m->op_sel || m->op_sel_hi))
+        verr(V, loc, "%s takes no op_sel/op_sel_hi on %s (only the default selects)", mn,
+             wa_target_name(V->target));
     if ((m->neg && !(ok & WA_MODOK_NEG)) || (m->abs && !(ok & WA_MODOK_ABS)) ||
         (m->neg_hi && !(ok & WA_MODOK_NEG_HI)))
         verr(V, loc, "%s takes no %s source modifier", mn,
@@ -830,9 +862,18 @@ static void check_mods(vstate *V, const wa_instr *in, const wa_isa_info *info)
             int slot = wa_source_slot(info, k);
             if (slot < 0 || !((m->neg | m->abs) >> slot & 1u))
                 continue;
+            unsigned sm = wa_isa_source_mods(in->op);
             if (!(info->operands[k].classes & (WA_OC_VGPR | WA_OC_AGPR)))
                 verr(V, loc, "%s: operand %s takes no source modifier", mn,
                      info->operands[k].name);
+            else if (sm == 0x77u && !wa_source_takes_fmods(info, k))
+                /* no WA_SRCMODS row: the operand types decide */
+                verr(V, loc, "%s: operand %s is an integer and takes no neg/abs", mn,
+                     info->operands[k].name);
+            else if (((m->neg >> slot & 1u) && !(sm >> slot & 1u)) ||
+                     ((m->abs >> slot & 1u) && !(sm >> (4 + slot) & 1u)))
+                verr(V, loc, "%s: operand %s takes no %s", mn, info->operands[k].name,
+                     (m->neg >> slot & 1u) && !(sm >> slot & 1u) ? "neg (-)" : "abs (|..|)");
         }
     if (m->omod && !(ok & WA_MODOK_OMOD))
         verr(V, loc, "%s takes no output modifier (mul:2, mul:4, div:2)", mn);

@@ -77,6 +77,13 @@ typedef struct cse {
     uint64_t *ent_hash;
     unsigned *ent_item, *ent_slot;
     unsigned nent;
+    /* pressure budget of hoisting (per class 1..3: VGPR, SGPR, AGPR) */
+    unsigned limit[4];
+    unsigned *blk_peak[4];           /* per block: peak pressure before the pass */
+    int *blk_extra[4];               /* per block: added by the hoists so far */
+    unsigned *nreads;                /* per vreg: operands reading it */
+    unsigned *hreads;                /* per vreg: of those, in hoisted instructions */
+    unsigned declined;               /* invariants left in place for pressure */
     /* statistics */
     unsigned eliminated, hoisted, changed;
 } cse;
@@ -519,6 +526,132 @@ static unsigned hoist_target(const cse *c, unsigned i)
     return target;
 }
 
+/* ---- pressure budget ------------------------------------------------------------------------
+
+   A hoisted value is live across its whole loop (its sources, defined outside
+   and read inside, already are). Before the first hoist the pass measures each
+   block's peak pressure per register class on the program as it is; a hoist to
+   loop l is kept while, in every block of l, that peak plus what earlier hoists
+   added there plus the value's size stays within the budget: the allocator's
+   limit less a margin of 1/16 for alignment and fragmentation, and for VGPRs and
+   AGPRs no more than the kernel's peak can grow without losing a wave per SIMD
+   (they share one file of 512 per lane, in granules of 8: docs/cse.md). An
+   invariant recomputed each iteration costs an instruction; a wave less costs
+   the latency hiding of all of them. A source whose every reader has been
+   hoisted no longer lives through the loop: its size is given back. Without the
+   budget a kernel with a few hundred invariants that allocates as written fails
+   after the pass. */
+
+/* The largest VGPR+AGPR total that keeps as many waves per SIMD as `total`. */
+static unsigned same_occupancy_top(unsigned total)
+{
+    unsigned gran = ((total ? total : 1) + 7u) / 8u * 8u;
+    unsigned waves = 512u / gran;
+    if (waves > 8u)
+        waves = 8u;
+    if (waves == 0)
+        return 512u;
+    return 512u / waves / 8u * 8u;
+}
+
+static wa_status measure_pressure(cse *c, const wa_cse_options *o)
+{
+    wa_context *ctx = c->ctx;
+    const wa_cfg *g = &c->cfg;
+    unsigned def_max[4] = { 0, 256, WA_MAX_SGPR, 256 };
+    unsigned want[4] = { 0, o->max_vgprs, o->max_sgprs, o->max_agprs };
+    for (unsigned k = 1; k < 4; k++) {
+        unsigned lim = want[k] ? want[k] : def_max[k];
+        c->limit[k] = lim - lim / 16u;
+    }
+    wa_liveness *live = NULL;
+    wa_status st = wa_liveness_compute(&live, c->prog, NULL);
+    if (st == WA_E_NOMEM)
+        return st;
+    if (st != WA_OK) {
+        /* a program liveness refuses: hoist nothing (the allocator reports it) */
+        wa_diag_reset(ctx);
+        for (unsigned k = 1; k < 4; k++)
+            c->limit[k] = 0;
+    }
+    c->nreads = wa_tmp_calloc(ctx, c->nv + 1, sizeof(unsigned));
+    c->hreads = wa_tmp_calloc(ctx, c->nv + 1, sizeof(unsigned));
+    if (!c->nreads || !c->hreads) {
+        wa_liveness_destroy(live);
+        return wa_error_nomem(ctx);
+    }
+    for (unsigned i = 0; i < c->n; i++) {
+        const wa_instr *in = &c->prog->instrs[i];
+        const wa_isa_info *info = wa_isa(in->op);
+        for (unsigned k = 0; k < in->nops; k++)
+            if (in->ops[k].kind == WA_OPND_VIRT && (wa_instr_role(in, info, k) & WA_ROLE_USE))
+                c->nreads[in->ops[k].id]++;
+    }
+    for (unsigned k = 1; k < 4; k++) {
+        c->blk_peak[k] = wa_tmp_calloc(ctx, c->nb + 1, sizeof(unsigned));
+        c->blk_extra[k] = wa_tmp_calloc(ctx, c->nb + 1, sizeof(int));
+        if (!c->blk_peak[k] || !c->blk_extra[k]) {
+            wa_liveness_destroy(live);
+            return wa_error_nomem(ctx);
+        }
+        if (!live)
+            continue;
+        for (unsigned b = 0; b < c->nb; b++) {
+            unsigned peak = 0;
+            for (unsigned i = g->first[b]; i <= g->last[b] && i < c->n; i++)
+                if (live->pressure[k][i] > peak)
+                    peak = live->pressure[k][i];
+            c->blk_peak[k][b] = peak;
+        }
+    }
+    if (live) {
+        /* keep the occupancy the kernel's peak pressure allows */
+        unsigned pv = live->max_pressure[WA_REG_VGPR], pa = live->max_pressure[WA_REG_AGPR];
+        unsigned v4 = ((pv ? pv : 1) + 3u) / 4u * 4u;
+        unsigned top = same_occupancy_top(pa ? v4 + pa : pv);
+        unsigned vtop = pa ? (top > pa ? (top - pa) / 4u * 4u : 0) : top;
+        unsigned atop = top > v4 ? top - v4 : 0;
+        if (c->limit[WA_REG_VGPR] > vtop)
+            c->limit[WA_REG_VGPR] = vtop;
+        if (c->limit[WA_REG_AGPR] > atop)
+            c->limit[WA_REG_AGPR] = atop;
+    }
+    wa_liveness_destroy(live);
+    return WA_OK;
+}
+
+/* Does hoisting item i's value out of loop l fit the budget? If so, book it. */
+static int budget_allows(cse *c, unsigned i, unsigned l)
+{
+    const wa_instr *in = &c->prog->instrs[i];
+    const wa_vreg *v = &c->prog->vregs[in->ops[def_index(in)].id];
+    unsigned k = v->cls;
+    if (k < 1 || k > 3)
+        return 0;
+    const wa_cfg *g = &c->cfg;
+    for (unsigned b = 0; b < c->nb; b++)
+        if (loop_contains(c, l, g->block_loop[b]) &&
+            (long)c->blk_peak[k][b] + c->blk_extra[k][b] + (long)v->size > (long)c->limit[k])
+            return 0;
+    for (unsigned b = 0; b < c->nb; b++)
+        if (loop_contains(c, l, g->block_loop[b]))
+            c->blk_extra[k][b] += (int)v->size;
+    const wa_isa_info *info = wa_isa(in->op);
+    for (unsigned s = 0; s < in->nops; s++) {
+        const wa_operand *o = &in->ops[s];
+        if (o->kind != WA_OPND_VIRT || !(wa_instr_role(in, info, s) & WA_ROLE_USE) ||
+            ++c->hreads[o->id] != c->nreads[o->id])
+            continue;
+        const wa_vreg *sv = &c->prog->vregs[o->id];
+        if (sv->cls < 1 || sv->cls > 3)
+            continue;
+        for (unsigned b = 0; b < c->nb; b++)
+            if (loop_contains(c, l, g->block_loop[b]))
+                c->blk_extra[sv->cls][b] -= (int)sv->size;
+    }
+    return 1;
+}
+
 static void hoist(cse *c)
 {
     const wa_cfg *g = &c->cfg;
@@ -532,6 +665,10 @@ static void hoist(cse *c)
             unsigned l = hoist_target(c, i);
             if (l == WA_NONE)
                 continue;
+            if (!budget_allows(c, i, l)) {
+                c->declined++;
+                continue;
+            }
             c->state[i] = ST_HOISTED;
             unsigned p = c->ph_block[l];
             if (p != WA_NONE) {
@@ -554,6 +691,21 @@ typedef struct cse_key {
     uint64_t w[CSE_KEY_WORDS];
     unsigned n;
 } cse_key;
+
+/* Swapping src0 and src1 keeps the value only when nothing the instruction
+   attaches to one of them differs from the other's: per-source modifier bits
+   (neg, abs, neg_hi, op_sel, op_sel_hi, sext), SDWA selects, DPP (src0's lanes). */
+static int sources_swappable(const wa_mods *m)
+{
+    unsigned diff = (m->neg ^ m->neg >> 1) | (m->abs ^ m->abs >> 1) | (m->neg_hi ^ m->neg_hi >> 1) |
+                    (m->op_sel ^ m->op_sel >> 1) | (m->op_sel_hi ^ m->op_sel_hi >> 1) |
+                    (m->sext ^ m->sext >> 1);
+    if (diff & 1u)
+        return 0;
+    if (m->flags & WA_MOD_DPP)
+        return 0;
+    return !(m->flags & WA_MOD_SDWA) || m->src0_sel == m->src1_sel;
+}
 
 static void make_key(const cse *c, unsigned i, cse_key *key)
 {
@@ -602,7 +754,7 @@ static void make_key(const cse *c, unsigned i, cse_key *key)
         key->w[n++] = a;
         key->w[n++] = b;
     }
-    if (f & OPF_COMM) {
+    if ((f & OPF_COMM) && sources_swappable(m)) {
         /* insertion sort of the (a, b) source pairs */
         for (unsigned x = src0 + 2; x < n; x += 2)
             for (unsigned y = x; y > src0; y -= 2) {
@@ -1007,11 +1159,18 @@ static void cse_free(cse *c)
     wa_tmp_free(ctx, c->ent_hash);
     wa_tmp_free(ctx, c->ent_item);
     wa_tmp_free(ctx, c->ent_slot);
+    for (unsigned k = 1; k < 4; k++) {
+        wa_tmp_free(ctx, c->blk_peak[k]);
+        wa_tmp_free(ctx, c->blk_extra[k]);
+    }
+    wa_tmp_free(ctx, c->nreads);
+    wa_tmp_free(ctx, c->hreads);
     wa_cfg_free(&c->cfg, ctx);
 }
 
-static wa_status run(cse *c, unsigned flags)
+static wa_status run(cse *c, const wa_cse_options *o)
 {
+    unsigned flags = o->flags;
     wa_program *prog = c->prog;
     wa_context *ctx = c->ctx;
     unsigned n = c->n = prog->ninstrs, nv = c->nv = prog->nvregs;
@@ -1056,8 +1215,15 @@ static wa_status run(cse *c, unsigned flags)
         return st;
     if (c->wexec)
         compute_epochs(c);
-    if (!(flags & WA_CSE_NO_HOIST) && c->nl)
+    if (!(flags & WA_CSE_NO_HOIST) && c->nl) {
+        if ((st = measure_pressure(c, o)) != WA_OK)
+            return st;
         hoist(c);
+        if (c->declined)
+            wa_log(ctx, "cse: %u loop-invariant instructions stay in their loops: hoisting "
+                        "them would exceed the register budget",
+                   c->declined);
+    }
     if ((st = dom_walk(c)) != WA_OK)
         return st;
     if (!c->eliminated && !c->hoisted)
@@ -1071,7 +1237,7 @@ wa_status wa_pass_cse(wa_program *prog, const wa_cse_options *opts, wa_pass_stat
         return WA_E_INVALID;
     wa_context *ctx = prog->ctx;
     wa_diag_reset(ctx);
-    unsigned flags = 0;
+    wa_cse_options o = WA_CSE_OPTIONS_INIT;
     if (opts) {
         wa_status st = wa_check_options_version(ctx, opts->version, WA_CSE_OPTIONS_VERSION,
                                                 "wa_cse_options");
@@ -1080,13 +1246,23 @@ wa_status wa_pass_cse(wa_program *prog, const wa_cse_options *opts, wa_pass_stat
         if (opts->flags & ~WA_CSE_NO_HOIST)
             return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "wa_cse_options: unknown flags 0x%x",
                             opts->flags & ~WA_CSE_NO_HOIST);
-        flags = opts->flags;
+        o.flags = opts->flags;
+        if (opts->version >= 2) {
+            if (opts->max_vgprs > 256 || opts->max_agprs > 256 || opts->max_sgprs > WA_MAX_SGPR)
+                return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE,
+                                "wa_cse_options: register limits out of range (VGPR <= 256, "
+                                "SGPR <= %u, AGPR <= 256): %u, %u, %u",
+                                WA_MAX_SGPR, opts->max_vgprs, opts->max_sgprs, opts->max_agprs);
+            o.max_vgprs = opts->max_vgprs;
+            o.max_sgprs = opts->max_sgprs;
+            o.max_agprs = opts->max_agprs;
+        }
     }
     cse c;
     memset(&c, 0, sizeof(c));
     c.prog = prog;
     c.ctx = ctx;
-    wa_status st = run(&c, flags);
+    wa_status st = run(&c, &o);
     cse_free(&c);
     if (stats) {
         memset(stats, 0, sizeof(*stats));

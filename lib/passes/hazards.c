@@ -66,6 +66,7 @@ typedef struct hz_pass {
     wa_program *prog;
     wa_context *ctx;
     wa_target target;
+    int soft_clauses;        /* H35 applies (XNACK not off) */
     wa_unit_map map;
     wa_cfg cfg;
     unsigned reach;          /* largest requirement of any rule on the target */
@@ -398,17 +399,17 @@ static wa_status seed_entry(hz_pass *P, unsigned b)
 
 /* ---- the scan --------------------------------------------------------------------------- */
 
-/* H35: the SMEM clause before item i in program order, cut where a wait state
-   is already decided (it breaks the clause), conflicts with i. */
-static int smem_clause_needs_break(const hz_pass *P, unsigned i)
+/* H35: the soft clause before item i in program order, cut where a wait
+   state is already decided (it breaks the clause), conflicts with i. */
+static int clause_needs_break(const hz_pass *P, unsigned i)
 {
     unsigned clause[WA_HZ_CLAUSE_MAX];
-    unsigned n = wa_hz_smem_clause_before(P->prog, i, clause, WA_HZ_CLAUSE_MAX);
+    unsigned n = wa_hz_clause_before(P->prog, i, clause, WA_HZ_CLAUSE_MAX);
     unsigned from = 0;
     for (unsigned k = 0; k < n; k++)
         if (P->pad[clause[k]])
             from = k;
-    return n > from && wa_hz_smem_clause_conflict(P->prog, clause + from, n - from, i);
+    return n > from && wa_hz_clause_conflict(P->prog, clause + from, n - from, i);
 }
 
 static wa_status scan_block(hz_pass *P, unsigned b)
@@ -436,7 +437,7 @@ static wa_status scan_block(hz_pass *P, unsigned b)
                 P->t += (unsigned)need;
             }
         }
-        if (info->format == WA_FMT_SMEM && !P->pad[i] && smem_clause_needs_break(P, i)) {
+        if (P->soft_clauses && wa_hz_clause_kind(info) && !P->pad[i] && clause_needs_break(P, i)) {
             P->pad[i] = 1;
             P->t += 1;
         }
@@ -567,6 +568,7 @@ wa_status wa_pass_hazards(wa_program *prog, const wa_hazard_options *opts, wa_pa
     hz_pass P;
     memset(&P, 0, sizeof(P));
     P.prog = prog;
+    P.soft_clauses = wa_hz_soft_clauses(prog);
     P.ctx = ctx;
     P.target = prog->target;
     wa_status st = setup(&P);

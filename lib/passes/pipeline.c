@@ -147,10 +147,28 @@ wa_status wa_pipeline_create(wa_pipeline **out, wa_context *ctx, const wa_pipeli
     pl->opts.version = WA_PIPELINE_OPTIONS_VERSION;
     /* Copy what the host pointed to, field by field up to its version: later
        fields keep their defaults. */
-    if (pl->opts.cse) {
+    {
         wa_cse_options d = WA_CSE_OPTIONS_INIT;
+        const wa_cse_options *h = pl->opts.cse;
         pl->cse = d;
-        pl->cse.flags = pl->opts.cse->flags;
+        if (h) {
+            pl->cse.flags = h->flags;
+            if (h->version >= 2) {
+                pl->cse.max_vgprs = h->max_vgprs;
+                pl->cse.max_sgprs = h->max_sgprs;
+                pl->cse.max_agprs = h->max_agprs;
+            }
+        }
+        /* hoisting budgets for the limits the allocation will have */
+        if (pl->opts.regalloc) {
+            const wa_regalloc_options *ro = pl->opts.regalloc;
+            if (!pl->cse.max_vgprs)
+                pl->cse.max_vgprs = ro->max_vgprs;
+            if (!pl->cse.max_sgprs)
+                pl->cse.max_sgprs = ro->max_sgprs;
+            if (!pl->cse.max_agprs)
+                pl->cse.max_agprs = ro->max_agprs;
+        }
         pl->opts.cse = &pl->cse;
     }
     if (pl->opts.peephole) {
@@ -254,21 +272,11 @@ static int has_virtual(const wa_program *prog)
     return 0;
 }
 
-wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
+static wa_status run_stages(wa_pipeline *pl, wa_program *prog)
 {
-    if (!pl || !prog)
-        return WA_E_INVALID;
-    wa_diag_reset(pl->ctx);
     memset(pl->stats, 0, sizeof(pl->stats));
     for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
         pl->stats[s].version = WA_STAGE_STATS_VERSION;
-    /* A program the validator rejects is never compiled: the stages assume a
-       valid program and would fail later, elsewhere, or emit a broken kernel. */
-    if (!(pl->opts.flags & WA_PIPELINE_NO_VALIDATE)) {
-        wa_status vst = wa_program_validate(NULL, prog, NULL);
-        if (vst)
-            return vst;
-    }
     int waits_done = 0, hazards_done = 0;
     for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
         wa_stage_stats *ss = &pl->stats[s];
@@ -317,6 +325,49 @@ wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
         }
     }
     return WA_OK;
+}
+
+wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog)
+{
+    if (!pl || !prog)
+        return WA_E_INVALID;
+    wa_context *ctx = pl->ctx;
+    wa_diag_reset(ctx);
+    memset(pl->stats, 0, sizeof(pl->stats));
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
+        pl->stats[s].version = WA_STAGE_STATS_VERSION;
+    /* A program the validator rejects is never compiled: the stages assume a
+       valid program and would fail later, elsewhere, or emit a broken kernel. */
+    if (!(pl->opts.flags & WA_PIPELINE_NO_VALIDATE)) {
+        wa_status vst = wa_program_validate(NULL, prog, NULL);
+        if (vst)
+            return vst;
+    }
+    /* Hoisting stays within a pressure budget, but the budget is an estimate:
+       when the allocation fails after CSE hoisted values, the program as it was
+       compiles again without hoisting, so the pipeline never makes a kernel that
+       allocates as written fail. */
+    wa_program *before = NULL;
+    if (pl->enabled[WA_STAGE_CSE] && !pl->fn[WA_STAGE_CSE] &&
+        !(pl->cse.flags & WA_CSE_NO_HOIST) && pl->enabled[WA_STAGE_REGALLOC]) {
+        wa_status cst = wa_program_clone(&before, prog);
+        if (cst)
+            return cst;
+    }
+    wa_status st = run_stages(pl, prog);
+    unsigned hoisted = pl->stats[WA_STAGE_CSE].pass.hoisted;
+    if (st == WA_E_ALLOC && before && hoisted) {
+        wa_program_swap_contents(prog, before);
+        unsigned flags = pl->cse.flags;
+        pl->cse.flags |= WA_CSE_NO_HOIST;
+        wa_diag_reset(ctx);
+        wa_log(ctx, "pipeline: allocation failed after cse hoisted %u loop invariants; "
+                    "compiling again without hoisting", hoisted);
+        st = run_stages(pl, prog);
+        pl->cse.flags = flags;
+    }
+    wa_program_destroy(before);
+    return st;
 }
 
 wa_status wa_pipeline_stats(wa_stage_stats *out, const wa_pipeline *pl, wa_stage stage)

@@ -32,6 +32,8 @@ typedef struct hint {
     int delta;          /* reg(this) = reg(other) + delta */
     unsigned tie_point; /* MFMA tie: `other` may end exactly where this starts */
     int mfma;           /* vdst and srcC of an MFMA (counted as a tie when taken) */
+    unsigned win_lo, win_hi; /* copy tie: this may start from win_lo while `other`
+                                ends by win_hi (WA_NONE: none) */
 } hint;
 
 typedef struct ival {
@@ -42,6 +44,8 @@ typedef struct ival {
     unsigned hint_head; /* linked list through hint_next, WA_NONE */
     unsigned cur;       /* segment the scan is in or will reach next */
     int active;         /* inside segment `cur` */
+    int in_flight;      /* a memory operation writes it and its last point is no
+                           read: the write may still be pending when it ends */
 } ival;
 
 typedef struct event {
@@ -64,6 +68,7 @@ typedef struct pool {
     unsigned head[NREG];   /* owner list per register */
     const wa_live_segment *fseg[NREG];
     unsigned fn[NREG];
+    unsigned pend[NREG];   /* a memory write may still land up to this point */
     unsigned fixed_peak;   /* highest precolored register used + 1 */
     unsigned peak;
     event *heap;           /* min-heap by point */
@@ -336,6 +341,54 @@ static int advance(ra *R, pool *P, unsigned point)
     return 0;
 }
 
+/* How long after its interval ends a register written by a memory operation
+   counts as possibly pending (program points, two per instruction): past a
+   loop's end, a prefetch the last iteration never reads is still in flight,
+   and a new value defined in that register must first wait for it. */
+#define PENDING_POINTS 512u
+
+/* Any of reg..reg+size-1 possibly still written by a memory operation at `point`. */
+static int pending_at(const pool *P, unsigned reg, unsigned size, unsigned point)
+{
+    for (unsigned r = reg; r < reg + size; r++)
+        if (P->pend[r] > point)
+            return 1;
+    return 0;
+}
+
+/* Intervals a memory operation (a counter in the ISA table) writes whose last
+   point is not a read of the value: the write may land after the interval ends
+   (a dead load, or a value live around a loop whose last iteration's load is
+   never read). A read at the end means a wait there already covered it. */
+static void mark_in_flight(ra *R)
+{
+    const wa_program *prog = R->prog;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa(in->op);
+        if (!(info->counters & (WA_CNT_VM | WA_CNT_LGKM)))
+            continue;
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind != WA_OPND_VIRT || o->id >= prog->nvregs ||
+                !(wa_instr_role(in, info, k) & WA_ROLE_DEF) || R->vreg_iv[o->id] == WA_NONE)
+                continue;
+            ival *I = &R->iv[R->vreg_iv[o->id]];
+            if (I->in_flight)
+                continue;
+            int read_at_end = 0;
+            if (I->end % 2 == 0 && I->end / 2 < prog->ninstrs) {
+                const wa_instr *last = &prog->instrs[I->end / 2];
+                const wa_isa_info *li = wa_isa(last->op);
+                for (unsigned j = 0; j < last->nops && !read_at_end; j++)
+                    read_at_end = last->ops[j].kind == WA_OPND_VIRT && last->ops[j].id == o->id &&
+                                  (wa_instr_role(last, li, j) & WA_ROLE_USE);
+            }
+            I->in_flight = !read_at_end;
+        }
+    }
+}
+
 static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
 {
     ival *I = &R->iv[i];
@@ -347,6 +400,10 @@ static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
     if (heap_push(R, P, I->segs[0].end + 1, i))
         return -1;
     R->res->reg[I->vreg] = reg;
+    if (I->in_flight)
+        for (unsigned r = reg; r < reg + I->size; r++)
+            if (P->pend[r] < I->end + PENDING_POINTS)
+                P->pend[r] = I->end + PENDING_POINTS;
     if (reg + I->size > P->peak)
         P->peak = reg + I->size;
     if (R->log_alloc) {
@@ -408,6 +465,8 @@ static unsigned try_hints(ra *R, pool *P, unsigned i, const uint64_t fix[4], int
                 const ival *J = &R->iv[j];
                 int tie_ok = H->tie_point != WA_NONE && j == H->other &&
                              J->end == H->tie_point && I->start == H->tie_point;
+                tie_ok |= H->win_lo != WA_NONE && j == H->other && J->end <= H->win_hi &&
+                          I->start >= H->win_lo;
                 int hole_ok = !(R->opts.flags & WA_REGALLOC_NO_HOLES) && !J->active &&
                               J->segs[J->cur].start > I->end;
                 if (!tie_ok && !hole_ok) {
@@ -612,7 +671,10 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
             }
             list[b] = t;
         }
-        for (unsigned k = 0; k < n; k++) {
+        /* the longest few say what holds the registers; hundreds would bury the
+           summary that follows */
+        unsigned shown = n > 16u ? 16u : n;
+        for (unsigned k = 0; k < shown; k++) {
             const ival *J = &R->iv[list[k]];
             unsigned base = R->res->reg[J->vreg];
             char where[32];
@@ -625,6 +687,8 @@ static wa_status report_failure(ra *R, pool *P, unsigned i, const uint64_t fix[4
                     J->size, where, point_tag(R, J->start), point_tag(R, J->end),
                     J->end - J->start + 1);
         }
+        if (n > shown)
+            wa_note(R->ctx, WA_LOC_NONE, "... and %u more overlapping values (shorter)", n - shown);
     }
     wa_mem_free(R->ctx, list);
     wa_mem_free(R->ctx, seen);
@@ -686,10 +750,94 @@ static int add_hint(ra *R, unsigned a, unsigned other, int delta, unsigned tie_p
         return -1;
     R->hint_next = p;
     unsigned h = R->nhints++;
-    R->hints[h] = (hint){ other, delta, tie_point, mfma };
+    R->hints[h] = (hint){ other, delta, tie_point, mfma, WA_NONE, WA_NONE };
     R->hint_next[h] = R->iv[a].hint_head;
     R->iv[a].hint_head = h;
     return 0;
+}
+
+/* Tuples copied component by component (v_mov_b32 / v_accvgpr_mov_b32 of each
+   element, as a lowering of a tuple copy writes them). Whole intervals overlap
+   while the copies run, so a plain hint never holds; but when the destination
+   is first written by these copies, each component once, all from one source
+   at one offset, in one block, and the source is not written between the first
+   copy and its own end, which comes no later than the last copy, each
+   component holds the value it is copied from: the destination may take the
+   source's registers from the first copy on, and the copies become moves of a
+   register onto itself, which wa_regalloc_apply drops. */
+static int collect_copy_ties(ra *R)
+{
+    const wa_program *prog = R->prog;
+    unsigned nv = prog->nvregs;
+    typedef struct cgrp {
+        unsigned src, first, last, copies;
+        unsigned other_def; /* first definition that is not such a copy */
+        int delta, bad;
+    } cgrp;
+    cgrp *g = wa_tmp_calloc(R->ctx, nv + 1, sizeof(cgrp));
+    if (!g)
+        return -1;
+    for (unsigned v = 0; v < nv; v++)
+        g[v].src = g[v].other_def = WA_NONE;
+    for (unsigned i = 0; i < prog->ninstrs; i++) {
+        const wa_instr *in = &prog->instrs[i];
+        const wa_isa_info *info = wa_isa(in->op);
+        for (unsigned k = 0; k < in->nops; k++) {
+            const wa_operand *o = &in->ops[k];
+            if (o->kind != WA_OPND_VIRT || o->id >= nv || !(wa_instr_role(in, info, k) & WA_ROLE_DEF))
+                continue;
+            cgrp *G = &g[o->id];
+            const wa_operand *s = k == 0 && in->nops >= 2 ? &in->ops[1] : NULL;
+            if (!(info->flags & WA_IF_MOVE) || !s || s->kind != WA_OPND_VIRT || s->id == o->id ||
+                s->reg_class != o->reg_class || s->count != o->count ||
+                (in->mods.flags & (WA_MOD_DPP | WA_MOD_SDWA))) {
+                if (G->other_def == WA_NONE)
+                    G->other_def = i;
+                continue;
+            }
+            int delta = (int)s->first - (int)o->first;
+            if (G->src == WA_NONE) {
+                G->src = s->id;
+                G->delta = delta;
+                G->first = i;
+            } else if (G->src != s->id || G->delta != delta ||
+                       R->live->cfg.item_block[i] != R->live->cfg.item_block[G->first]) {
+                G->bad = 1;
+            }
+            G->last = i;
+            G->copies += o->count;
+        }
+    }
+    int rc = 0;
+    for (unsigned v = 0; v < nv && !rc; v++) {
+        cgrp *G = &g[v];
+        /* each component copied once, and nothing else writes the destination
+           before the last copy */
+        if (G->bad || G->src == WA_NONE || G->copies != prog->vregs[v].size ||
+            prog->vregs[v].size < 2 || (G->other_def != WA_NONE && G->other_def <= G->last))
+            continue;
+        unsigned a = R->vreg_iv[v], b = R->vreg_iv[G->src];
+        if (a == WA_NONE || b == WA_NONE || R->iv[b].end > 2 * G->last)
+            continue;
+        /* the source keeps its value through the copies */
+        int written = 0;
+        for (unsigned i = G->first; i <= G->last && !written; i++) {
+            const wa_instr *in = &prog->instrs[i];
+            const wa_isa_info *info = wa_isa(in->op);
+            for (unsigned k = 0; k < in->nops && !written; k++)
+                written = in->ops[k].kind == WA_OPND_VIRT && in->ops[k].id == G->src &&
+                          (wa_instr_role(in, info, k) & WA_ROLE_DEF);
+        }
+        if (written)
+            continue;
+        rc = add_hint(R, a, b, G->delta, WA_NONE, 0);
+        if (!rc) {
+            R->hints[R->nhints - 1].win_lo = 2 * G->first + 1;
+            R->hints[R->nhints - 1].win_hi = 2 * G->last;
+        }
+    }
+    wa_tmp_free(R->ctx, g);
+    return rc;
 }
 
 static int collect_hints(ra *R)
@@ -704,7 +852,8 @@ static int collect_hints(ra *R)
         if ((info->flags & WA_IF_MOVE) && !(R->opts.flags & WA_REGALLOC_NO_COALESCE)) {
             d = &in->ops[0];
             s = &in->ops[1];
-        } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4) {
+        } else if ((info->flags & WA_IF_MFMA) && in->nops >= 4 &&
+                   strcmp(info->operands[3].name, "srcC") == 0) { /* SMFMAC: vdst is C */
             d = &in->ops[0];
             s = &in->ops[3];
             /* An early-clobber vdst is defined at the use point and may take
@@ -730,7 +879,7 @@ static int collect_hints(ra *R)
         if (add_hint(R, a, b, delta, tie, mfma) || add_hint(R, b, a, -delta, WA_NONE, mfma))
             return -1;
     }
-    return 0;
+    return (R->opts.flags & WA_REGALLOC_NO_COALESCE) ? 0 : collect_copy_ties(R);
 }
 
 static void setup_pool(ra *R, pool *P, unsigned cls)
@@ -994,6 +1143,23 @@ static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int repo
             reg = best_fit(P, I, fix, pol,
                            (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
             how = "best fit";
+            if (reg != WA_NONE && pending_at(P, reg, I->size, I->start)) {
+                /* a register a load may still write would cost a wait before
+                   this value's definition: take another one if that does not
+                   raise the peak */
+                uint64_t fix2[4];
+                memcpy(fix2, fix, sizeof(fix2));
+                for (unsigned r = 0; r < P->limit; r++)
+                    if (P->pend[r] > I->start)
+                        bit_set(fix2, r);
+                unsigned alt = best_fit(P, I, fix2, pol,
+                                        (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
+                unsigned top = reg + I->size > P->peak ? reg + I->size : P->peak;
+                if (alt != WA_NONE && alt + I->size <= top) {
+                    reg = alt;
+                    how = "best fit, clear of pending loads";
+                }
+            }
         }
         /* Before growing the peak (or failing), look below it for free registers or
            ones whose owners are all in a lifetime hole for this whole interval. */
@@ -1100,6 +1266,7 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         I->hint_head = WA_NONE;
         R.vreg_iv[v] = R.niv++;
     }
+    mark_in_flight(&R);
     if (collect_hints(&R))
         goto nomem;
 

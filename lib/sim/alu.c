@@ -399,57 +399,6 @@ static void op_fma_f64(sim_ctx *c) { f64_op(c, F64_FMA); }
 static void op_add_f64(sim_ctx *c) { f64_op(c, F64_ADD); }
 static void op_mul_f64(sim_ctx *c) { f64_op(c, F64_MUL); }
 
-/* ---- dot products ------------------------------------------------------------------------------
-
-   v_dot2_f32_f16: D = a.lo * b.lo + a.hi * b.hi + c. The products are exact and
-   the three-term sum is rounded once to f32 (as a fused operation): the ISA
-   describes the sum without intermediate rounding; whether the hardware rounds
-   between the terms is not documented, so results that are not exact in f32
-   may differ from it by an ulp. v_dot4_i32_i8: four signed byte products plus c,
-   wrapping to 32 bits (no clamp). */
-static void two_sum(double a, double b, double *s, double *e)
-{
-    *s = a + b;
-    double bb = *s - a;
-    *e = (a - (*s - bb)) + (b - bb);
-}
-
-/* x + y + z rounded to double with round-to-odd, so that the conversion to f32
-   that follows rounds once (53 bits >= 24 + 2). */
-static double sum3_odd(double x, double y, double z)
-{
-    if (!isfinite(x) || !isfinite(y) || !isfinite(z))
-        return x + y + z;
-    double a, ea, b, eb, t, et, r, er;
-    two_sum(x, y, &a, &ea);
-    two_sum(a, z, &b, &eb);
-    two_sum(ea, eb, &t, &et);
-    two_sum(b, t, &r, &er);
-    double rest = er != 0.0 ? er : et;
-    uint64_t bits;
-    memcpy(&bits, &r, sizeof(bits));
-    if (rest != 0.0 && !(bits & 1u) && isfinite(r))
-        r = nextafter(r, rest > 0 ? INFINITY : -INFINITY);
-    return r;
-}
-
-static uint32_t dot2_f16(uint32_t a, uint32_t b, uint32_t d)
-{
-    double p0 = (double)sim_f16_to_f32((uint16_t)a) * sim_f16_to_f32((uint16_t)b);
-    double p1 = (double)sim_f16_to_f32((uint16_t)(a >> 16)) * sim_f16_to_f32((uint16_t)(b >> 16));
-    return B(to_f32_rne(sum3_odd(p0, p1, (double)F(d))));
-}
-
-static uint32_t dot4_i8(uint32_t a, uint32_t b, uint32_t d)
-{
-    int32_t acc = 0;
-    for (unsigned k = 0; k < 4; k++)
-        acc += (int32_t)(int8_t)(uint8_t)(a >> (8 * k)) * (int8_t)(uint8_t)(b >> (8 * k));
-    return (uint32_t)acc + d;
-}
-VTRI(dot2_f16, dot2_f16(a, b, d))
-VTRI(dot4_i8, dot4_i8(a, b, d))
-
 /* ---- gfx950 lane swaps -------------------------------------------------------------------------
 
    v_permlane16_swap_b32 vdst, src0: in every pair of 16-lane rows, row 2p+1 of
@@ -493,53 +442,6 @@ static void permlane_swap(sim_ctx *c, unsigned span)
 }
 static void op_permlane16_swap(sim_ctx *c) { permlane_swap(c, 16); }
 static void op_permlane32_swap(sim_ctx *c) { permlane_swap(c, 32); }
-
-/* ---- compares ---------------------------------------------------------------------------- */
-
-typedef int (*cmp_fn)(uint32_t a, uint32_t b);
-
-static void v_cmp(sim_ctx *c, cmp_fn f)
-{
-    uint32_t a[SIM_LANES], b[SIM_LANES];
-    uint64_t da, db, ex = sim_exec(c), r = 0;
-    sim_read_vec(c, 1, 0, a, &da);
-    sim_read_vec(c, 2, 0, b, &db);
-    for (unsigned l = 0; l < SIM_LANES; l++)
-        if (ex >> l & 1u && f(a[l], b[l]))
-            r |= 1ull << l;
-    /* inactive lanes write 0; the mask is defined if every active lane was */
-    int def = ((da & db) & ex) == ex;
-    sim_write_s64(c, 0, r, def);
-    if (c->info->implicit_defs & WA_IMPL_EXEC) { /* v_cmpx: EXEC gets the result too */
-        c->w->exec = r;
-        c->w->exec_def = (uint8_t)def;
-    }
-}
-
-#define VCMP(name, expr)                                               \
-    static int fn_##name(uint32_t a, uint32_t b) { return expr; } \
-    static void op_##name(sim_ctx *c) { v_cmp(c, fn_##name); }
-#define I(x) ((int32_t)(x))
-VCMP(lt_i32, I(a) < I(b))
-VCMP(eq_i32, a == b)
-VCMP(le_i32, I(a) <= I(b))
-VCMP(gt_i32, I(a) > I(b))
-VCMP(ne_i32, a != b)
-VCMP(ge_i32, I(a) >= I(b))
-VCMP(lt_u32, a < b)
-VCMP(eq_u32, a == b)
-VCMP(le_u32, a <= b)
-VCMP(gt_u32, a > b)
-VCMP(ne_u32, a != b)
-VCMP(ge_u32, a >= b)
-VCMP(lt_f32, F(a) < F(b))
-VCMP(eq_f32, F(a) == F(b))
-VCMP(le_f32, F(a) <= F(b))
-VCMP(gt_f32, F(a) > F(b))
-VCMP(lg_f32, F(a) < F(b) || F(a) > F(b))
-VCMP(ge_f32, F(a) >= F(b))
-VCMP(neq_f32, !(F(a) == F(b)))
-#undef I
 
 /* ---- lanes ---------------------------------------------------------------------------------- */
 
@@ -691,52 +593,12 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_MAX_F32] = op_max_f32,
     [WA_OP_V_MIN_F32] = op_min_f32,
     [WA_OP_V_CNDMASK_B32] = op_cndmask,
-    [WA_OP_V_CMP_LT_I32] = op_lt_i32,
-    [WA_OP_V_CMP_EQ_I32] = op_eq_i32,
-    [WA_OP_V_CMP_LE_I32] = op_le_i32,
-    [WA_OP_V_CMP_GT_I32] = op_gt_i32,
-    [WA_OP_V_CMP_NE_I32] = op_ne_i32,
-    [WA_OP_V_CMP_GE_I32] = op_ge_i32,
-    [WA_OP_V_CMP_LT_U32] = op_lt_u32,
-    [WA_OP_V_CMP_EQ_U32] = op_eq_u32,
-    [WA_OP_V_CMP_LE_U32] = op_le_u32,
-    [WA_OP_V_CMP_GT_U32] = op_gt_u32,
-    [WA_OP_V_CMP_NE_U32] = op_ne_u32,
-    [WA_OP_V_CMP_GE_U32] = op_ge_u32,
-    [WA_OP_V_CMP_LT_F32] = op_lt_f32,
-    [WA_OP_V_CMP_EQ_F32] = op_eq_f32,
-    [WA_OP_V_CMP_LE_F32] = op_le_f32,
-    [WA_OP_V_CMP_GT_F32] = op_gt_f32,
-    [WA_OP_V_CMP_LG_F32] = op_lg_f32,
-    [WA_OP_V_CMP_GE_F32] = op_ge_f32,
-    [WA_OP_V_CMP_NEQ_F32] = op_neq_f32,
-    [WA_OP_V_CMPX_LT_I32] = op_lt_i32,
-    [WA_OP_V_CMPX_EQ_I32] = op_eq_i32,
-    [WA_OP_V_CMPX_LE_I32] = op_le_i32,
-    [WA_OP_V_CMPX_GT_I32] = op_gt_i32,
-    [WA_OP_V_CMPX_NE_I32] = op_ne_i32,
-    [WA_OP_V_CMPX_GE_I32] = op_ge_i32,
-    [WA_OP_V_CMPX_LT_U32] = op_lt_u32,
-    [WA_OP_V_CMPX_EQ_U32] = op_eq_u32,
-    [WA_OP_V_CMPX_LE_U32] = op_le_u32,
-    [WA_OP_V_CMPX_GT_U32] = op_gt_u32,
-    [WA_OP_V_CMPX_NE_U32] = op_ne_u32,
-    [WA_OP_V_CMPX_GE_U32] = op_ge_u32,
-    [WA_OP_V_CMPX_LT_F32] = op_lt_f32,
-    [WA_OP_V_CMPX_EQ_F32] = op_eq_f32,
-    [WA_OP_V_CMPX_LE_F32] = op_le_f32,
-    [WA_OP_V_CMPX_GT_F32] = op_gt_f32,
-    [WA_OP_V_CMPX_LG_F32] = op_lg_f32,
-    [WA_OP_V_CMPX_GE_F32] = op_ge_f32,
-    [WA_OP_V_CMPX_NEQ_F32] = op_neq_f32,
     [WA_OP_V_DIV_SCALE_F32] = op_div_scale,
     [WA_OP_V_DIV_FMAS_F32] = op_div_fmas,
     [WA_OP_V_DIV_FIXUP_F32] = op_div_fixup,
     [WA_OP_V_FMA_F64] = op_fma_f64,
     [WA_OP_V_ADD_F64] = op_add_f64,
     [WA_OP_V_MUL_F64] = op_mul_f64,
-    [WA_OP_V_DOT2_F32_F16] = op_dot2_f16,
-    [WA_OP_V_DOT4_I32_I8] = op_dot4_i8,
     [WA_OP_V_MUL_LO_U32] = op_mul_lo,
     [WA_OP_V_MUL_HI_U32] = op_mul_hi,
     [WA_OP_V_MBCNT_LO_U32_B32] = op_mbcnt_lo,
@@ -755,8 +617,6 @@ static const sim_fn alu_fns[WA_OP_COUNT_] = {
     [WA_OP_V_CVT_PK_BF16_F32] = op_pk_bf16,
     [WA_OP_V_READLANE_B32] = op_readlane,
     [WA_OP_V_WRITELANE_B32] = op_writelane,
-    [WA_OP_V_ACCVGPR_READ_B32] = op_mov,
-    [WA_OP_V_ACCVGPR_WRITE_B32] = op_mov,
 };
 
 sim_fn sim_alu_fn(unsigned op)

@@ -65,9 +65,10 @@ struct sim_hz {
     unsigned xbase;    /* first special unit */
     unsigned nunits;   /* 0 until the first instruction sizes the tables */
     hz_rec *rec;       /* nunits * P_COUNT */
-    /* H35: the SMEM instructions executed since the last other one (oldest first) */
+    /* H35: the instructions of one soft-clause kind executed since the last
+       other one (oldest first) */
     unsigned clause[WA_HZ_CLAUSE_MAX];
-    unsigned nclause;
+    unsigned nclause, clause_kind;
 };
 
 sim_hz *sim_hz_new(wa_context *ctx)
@@ -286,12 +287,14 @@ void sim_hz_check(sim_ctx *c)
         sim_fail(c, WA_E_NOMEM, "out of memory for the hazard tables");
         return;
     }
-    if (c->info->format == WA_FMT_SMEM && hz->nclause &&
-        wa_hz_smem_clause_conflict(c->sim->prog, hz->clause, hz->nclause, c->item)) {
+    unsigned kind = wa_hz_clause_kind(c->info);
+    if (kind && hz->nclause && hz->clause_kind == kind && wa_hz_soft_clauses(c->sim->prog) &&
+        wa_hz_clause_conflict(c->sim->prog, hz->clause, hz->nclause, c->item)) {
         const wa_instr *first = &c->sim->prog->instrs[hz->clause[0]];
         sim_fail(c, WA_E_SIM_HAZARD, WA_HZ_CLAUSE_FMT,
-                 wa_isa_mnemonic(c->in->op, c->sim->target),
-                 wa_isa_mnemonic(first->op, c->sim->target), (unsigned)first->tag);
+                 wa_isa_mnemonic(c->in->op, c->sim->target), wa_hz_clause_name(kind),
+                 wa_isa_mnemonic(first->op, c->sim->target), (unsigned)first->tag,
+                 wa_hz_clause_rule(kind), wa_hz_clause_what(kind));
         return;
     }
     unsigned cls = wa_hz_instr_class(c->in, c->info);
@@ -348,9 +351,11 @@ void sim_hz_record(sim_ctx *c)
     if (!hz)
         return;
     hz->t += c->wait_states;
-    if (c->info->format != WA_FMT_SMEM) {
+    unsigned ckind = wa_hz_clause_kind(c->info);
+    if (ckind != hz->clause_kind)
         hz->nclause = 0;
-    } else {
+    hz->clause_kind = ckind;
+    if (ckind) {
         if (hz->nclause == WA_HZ_CLAUSE_MAX) { /* keep the newest */
             memmove(hz->clause, hz->clause + 1, (WA_HZ_CLAUSE_MAX - 1) * sizeof(unsigned));
             hz->nclause--;

@@ -618,8 +618,12 @@ static const struct {
     { sim_salu_fn, sim_salu_why_not },
     { sim_smem_fn, sim_smem_why_not },
     { sim_alu_fn, NULL },
+    { sim_vopc_fn, sim_vopc_why_not },
     { sim_memop_fn, NULL },
     { sim_mfma_fn, sim_mfma_why_not },
+    { sim_ds_fn, sim_ds_why_not },
+    { sim_vop3_fn, sim_vop3_why_not },
+    { sim_vop3p_fn, sim_vop3p_why_not },
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -816,28 +820,35 @@ static int uses_float_mode(const wa_isa_info *info)
         return 1;
     for (unsigned k = 0; k < info->num_operands; k++)
         if (info->operands[k].type == WA_TY_F32 || info->operands[k].type == WA_TY_F16 ||
-            info->operands[k].type == WA_TY_F64)
+            info->operands[k].type == WA_TY_F64 || info->operands[k].type == WA_TY_BF16 ||
+            info->operands[k].type == WA_TY_PK_F16 || info->operands[k].type == WA_TY_PK_BF16 ||
+            info->operands[k].type == WA_TY_PK_F32)
             return 1;
     return 0;
 }
 
 /* The first modifier of `in` the semantics do not model, or NULL: clamp, output
    modifiers, source negation and absolute value, SDWA, and op_sel/op_sel_hi
-   outside MAI (the MFMA semantics check their own op_sel, cbsz, abid, blgp). */
+   outside MAI (the MFMA semantics check their own op_sel, cbsz, abid, blgp) and
+   VOP3P (vop3p.c). */
 static const char *unmodelled_modifier(const wa_instr *in, const wa_isa_info *info)
 {
     const wa_mods *m = &in->mods;
-    if (m->flags & WA_MOD_CLAMP)
+    if (info->format == WA_FMT_VOP3P)
+        return NULL; /* vop3p.c models its modifiers (and refuses the rest itself) */
+    unsigned own = sim_vop3_models(in->op); /* modelled by the operation itself */
+    /* a compare's clamp asks it to signal float exceptions: no effect on results */
+    if ((m->flags & WA_MOD_CLAMP) && info->format != WA_FMT_VOPC && !(own & WA_MODOK_CLAMP))
         return "clamp";
     if (m->omod)
         return "an output modifier (mul:2, mul:4, div:2)";
-    if (m->neg || m->neg_hi)
+    if ((m->neg || m->neg_hi) && info->format != WA_FMT_MAI) /* MAI: f64 neg, in mfma.c */
         return "source negation (neg, neg_lo, neg_hi)";
     if (m->abs)
         return "the absolute-value source modifier";
     if (m->flags & WA_MOD_SDWA)
         return "SDWA";
-    if ((m->op_sel || m->op_sel_hi) && info->format != WA_FMT_MAI)
+    if (((m->op_sel && !(own & WA_MODOK_OPSEL)) || m->op_sel_hi) && info->format != WA_FMT_MAI)
         return "op_sel/op_sel_hi";
     return NULL;
 }

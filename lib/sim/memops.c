@@ -1,5 +1,5 @@
 /* lib/sim/memops.c — vector memory instructions: MUBUF (with buffer resource
-   descriptors and LDS-DMA), global and DS (scalar memory is smem.c).
+   descriptors and LDS-DMA) and global (scalar memory is smem.c, LDS ds.c).
 
    Each instruction computes its addresses and checks them at issue, reads the
    data it stores at issue, and queues one operation whose effects happen when it
@@ -309,126 +309,6 @@ static void op_gs_dwordx2(sim_ctx *c) { global_op(c, 2, 1); }
 static void op_gs_dwordx3(sim_ctx *c) { global_op(c, 3, 1); }
 static void op_gs_dwordx4(sim_ctx *c) { global_op(c, 4, 1); }
 
-/* ---- DS ----------------------------------------------------------------------------------------- */
-
-/* LDS range: in range, or (permissive) out of range reads 0 / drops writes. */
-static int lds_space(sim_ctx *c, uint32_t addr, unsigned bytes, int write, uint8_t *space)
-{
-    if ((uint64_t)addr + bytes <= c->sim->lds_bytes) {
-        *space = SIM_SP_LDS;
-        return 1;
-    }
-    if (!permissive(c)) {
-        sim_fail(c, WA_E_SIM_FAULT, "%s %s LDS bytes %u..%u, beyond the kernel's %u (.lds_bytes)",
-                 c->info->mnemonic, write ? "writes" : "reads", addr, addr + bytes - 1,
-                 c->sim->lds_bytes);
-        return 0;
-    }
-    *space = write ? SIM_SP_DROP : SIM_SP_ZERO;
-    return 1;
-}
-
-/* ds_read*: `n` pieces of `bytes` bytes (1, 2, 4) per lane into consecutive dwords;
-   the two-address forms read two groups of `half` dwords at offset0/offset1. */
-static void ds_read(sim_ctx *c, unsigned bytes, unsigned dwords, int sext, int two)
-{
-    uint32_t a[SIM_LANES];
-    uint64_t da;
-    sim_read_vec(c, 1, 0, a, &da);
-    if (sim_failed(c))
-        return;
-    const wa_mods *m = &c->in->mods;
-    uint64_t ex = sim_exec(c);
-    sim_op *op = sim_op_new(c, SIM_Q_DS);
-    if (!op)
-        return;
-    unsigned half = two ? dwords / 2 : dwords;
-    for (unsigned l = 0; l < SIM_LANES && !sim_failed(c); l++) {
-        if (!(ex >> l & 1u))
-            continue;
-        int known = (int)(da >> l & 1u);
-        if (!known && !undefined_address(c, 0))
-            break;
-        for (unsigned g = 0; g < (two ? 2u : 1u); g++) {
-            uint32_t base = a[l] + (two ? (uint32_t)(g ? m->offset1 : m->offset) * 4u * half
-                                        : (uint32_t)m->offset);
-            for (unsigned k = 0; k < half; k++) {
-                uint32_t addr = base + 4 * k;
-                uint8_t space = SIM_SP_DROP;
-                if (known && !lds_space(c, addr, bytes, 0, &space))
-                    break;
-                if (add(c, op, SIM_E_LOAD, space, addr, bytes, l, g * half + k, 0, 1, sext))
-                    break;
-            }
-        }
-    }
-    unsigned file = 0, base = 0;
-    if (sim_failed(c) || sim_lds_race_at_issue(c, op) || !dst_base(c, 0, &file, &base)) {
-        sim_op_issue(c, op, -1, 0, 0);
-        return;
-    }
-    sim_op_issue(c, op, (int)file, base, dwords);
-}
-
-static void ds_write(sim_ctx *c, unsigned bytes, unsigned dwords, int two)
-{
-    uint32_t a[SIM_LANES];
-    uint64_t da;
-    sim_read_vec(c, 0, 0, a, &da);
-    uint32_t data[2][4][SIM_LANES];
-    uint64_t ddef[2][4];
-    for (unsigned g = 0; g < (two ? 2u : 1u); g++)
-        for (unsigned k = 0; k < dwords; k++)
-            sim_read_vec(c, 1 + g, k, data[g][k], &ddef[g][k]);
-    if (sim_failed(c))
-        return;
-    const wa_mods *m = &c->in->mods;
-    uint64_t ex = sim_exec(c);
-    sim_op *op = sim_op_new(c, SIM_Q_DS);
-    if (!op)
-        return;
-    for (unsigned l = 0; l < SIM_LANES && !sim_failed(c); l++) {
-        if (!(ex >> l & 1u))
-            continue;
-        int known = (int)(da >> l & 1u);
-        if (!known && !undefined_address(c, 1))
-            break;
-        if (!known)
-            continue;
-        for (unsigned g = 0; g < (two ? 2u : 1u); g++) {
-            uint32_t base = a[l] + (two ? (uint32_t)(g ? m->offset1 : m->offset) * 4u * dwords
-                                        : (uint32_t)m->offset);
-            for (unsigned k = 0; k < dwords; k++) {
-                uint32_t addr = base + 4 * k;
-                uint8_t space;
-                if (!lds_space(c, addr, bytes, 1, &space))
-                    break;
-                if (add(c, op, SIM_E_STORE, space, addr, bytes, l, 0, data[g][k][l],
-                        (int)(ddef[g][k] >> l & 1u), 0))
-                    break;
-            }
-        }
-    }
-    sim_op_issue(c, op, -1, 0, 0);
-}
-
-static void op_dr_b32(sim_ctx *c) { ds_read(c, 4, 1, 0, 0); }
-static void op_dr_b64(sim_ctx *c) { ds_read(c, 4, 2, 0, 0); }
-static void op_dr_b128(sim_ctx *c) { ds_read(c, 4, 4, 0, 0); }
-static void op_dr_u8(sim_ctx *c) { ds_read(c, 1, 1, 0, 0); }
-static void op_dr_i8(sim_ctx *c) { ds_read(c, 1, 1, 1, 0); }
-static void op_dr_u16(sim_ctx *c) { ds_read(c, 2, 1, 0, 0); }
-static void op_dr_i16(sim_ctx *c) { ds_read(c, 2, 1, 1, 0); }
-static void op_dr2_b32(sim_ctx *c) { ds_read(c, 4, 2, 0, 1); }
-static void op_dr2_b64(sim_ctx *c) { ds_read(c, 4, 4, 0, 1); }
-static void op_dw_b8(sim_ctx *c) { ds_write(c, 1, 1, 0); }
-static void op_dw_b16(sim_ctx *c) { ds_write(c, 2, 1, 0); }
-static void op_dw_b32(sim_ctx *c) { ds_write(c, 4, 1, 0); }
-static void op_dw_b64(sim_ctx *c) { ds_write(c, 4, 2, 0); }
-static void op_dw_b128(sim_ctx *c) { ds_write(c, 4, 4, 0); }
-static void op_dw2_b32(sim_ctx *c) { ds_write(c, 4, 1, 1); }
-static void op_dw2_b64(sim_ctx *c) { ds_write(c, 4, 2, 1); }
-
 static const sim_fn memop_fns[WA_OP_COUNT_] = {
     [WA_OP_BUFFER_LOAD_UBYTE] = op_bl_ubyte,
     [WA_OP_BUFFER_LOAD_SBYTE] = op_bl_sbyte,
@@ -461,22 +341,6 @@ static const sim_fn memop_fns[WA_OP_COUNT_] = {
     [WA_OP_GLOBAL_STORE_DWORDX2] = op_gs_dwordx2,
     [WA_OP_GLOBAL_STORE_DWORDX3] = op_gs_dwordx3,
     [WA_OP_GLOBAL_STORE_DWORDX4] = op_gs_dwordx4,
-    [WA_OP_DS_READ_B32] = op_dr_b32,
-    [WA_OP_DS_READ_B64] = op_dr_b64,
-    [WA_OP_DS_READ_B128] = op_dr_b128,
-    [WA_OP_DS_READ_U8] = op_dr_u8,
-    [WA_OP_DS_READ_I8] = op_dr_i8,
-    [WA_OP_DS_READ_U16] = op_dr_u16,
-    [WA_OP_DS_READ_I16] = op_dr_i16,
-    [WA_OP_DS_READ2_B32] = op_dr2_b32,
-    [WA_OP_DS_READ2_B64] = op_dr2_b64,
-    [WA_OP_DS_WRITE_B8] = op_dw_b8,
-    [WA_OP_DS_WRITE_B16] = op_dw_b16,
-    [WA_OP_DS_WRITE_B32] = op_dw_b32,
-    [WA_OP_DS_WRITE_B64] = op_dw_b64,
-    [WA_OP_DS_WRITE_B128] = op_dw_b128,
-    [WA_OP_DS_WRITE2_B32] = op_dw2_b32,
-    [WA_OP_DS_WRITE2_B64] = op_dw2_b64,
 };
 
 sim_fn sim_memop_fn(unsigned op)

@@ -700,6 +700,9 @@ static void land(wa_sim *sim, sim_op *op)
         case SIM_E_ATOMIC:
             land_atomic(sim, w, op, e);
             break;
+        case SIM_E_DS:
+            sim_ds_land(sim, w, op, e);
+            break;
         case SIM_E_CONST:
             for (unsigned k = 0; k < 4; k++) {
                 b[k] = (uint8_t)(e->val >> (8 * k));

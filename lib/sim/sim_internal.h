@@ -7,9 +7,13 @@
    sopp.c      program control (branches, s_waitcnt, s_barrier, s_nop, ...)
    salu.c      scalar ALU semantics (SOP1, SOP2, SOPK, SOPC)
    smem.c      scalar memory (loads, stores, atomics, cache control, timers)
-   alu.c       VALU semantics (and compares, conversions, lanes)
-   memops.c    MUBUF, global and DS instructions, LDS-DMA
+   alu.c       VALU semantics (conversions, lanes, ...)
+   vopc.c      vector compares (VOPC)
+   memops.c    MUBUF and global instructions, LDS-DMA
+   ds.c        DS (LDS) instructions
    mfma.c      MFMA semantics with the hardware lane layouts
+   vop3.c      VOP3-only VALU semantics (three-source, 16-bit, 64-bit, packing)
+   vop3p.c     VOP3P: packed math, dot products, v_fma_mix, accvgpr moves
    fpconv.c    f16 / bf16 / fp8 conversions
    hazards.c   the hazard mode: wait states between producer and consumer
 
@@ -66,7 +70,8 @@ enum {
     SIM_E_ATOMIC,      /* integer atomic `aop` on 4 or 8 bytes: val (val_hi) is the data,
                           cmp (cmp_hi) the compare value of cmpswap; the old value goes
                           to registers reg (and reg + 1) if `file` is set */
-    SIM_E_CONST        /* no memory: `val` lands in register reg (s_memtime) */
+    SIM_E_CONST,       /* no memory: `val` lands in register reg (s_memtime) */
+    SIM_E_DS           /* an LDS atomic, d16 read or append (ds.c: sim_ds_land) */
 };
 
 /* Integer atomic operations (SIM_E_ATOMIC): new memory value from old m and data d
@@ -229,9 +234,20 @@ const char *sim_salu_why_not(unsigned op);
 sim_fn sim_smem_fn(unsigned op);        /* smem.c: scalar memory */
 const char *sim_smem_why_not(unsigned op);
 sim_fn sim_alu_fn(unsigned op);         /* alu.c: VALU */
-sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global, DS */
+sim_fn sim_vopc_fn(unsigned op);        /* vopc.c: vector compares */
+const char *sim_vopc_why_not(unsigned op);
+sim_fn sim_memop_fn(unsigned op);       /* memops.c: MUBUF, global */
 sim_fn sim_mfma_fn(unsigned op);        /* mfma.c: MFMA */
+sim_fn sim_ds_fn(unsigned op);          /* ds.c: DS (LDS) */
+const char *sim_ds_why_not(unsigned op);
 const char *sim_mfma_why_not(unsigned op);
+sim_fn sim_vop3_fn(unsigned op);        /* vop3.c: VOP3-only VALU */
+const char *sim_vop3_why_not(unsigned op);
+/* WA_MODOK_CLAMP / WA_MODOK_OPSEL where vop3.c's semantics model them (integer
+   saturation, half and byte selects) for `op`; 0 otherwise. */
+unsigned sim_vop3_models(unsigned op);
+sim_fn sim_vop3p_fn(unsigned op);       /* vop3p.c: packed math, dot, mix, accvgpr */
+const char *sim_vop3p_why_not(unsigned op);
 /* The semantics of `op` (NULL: not executable, see sim_unsupported_reason). */
 sim_fn sim_handler(unsigned op);
 /* Why the simulator does not execute `op` (NULL if it does). */
@@ -299,6 +315,8 @@ int sim_lds_race_at_issue(sim_ctx *c, const sim_op *op);
 /* Sizes (or clears, for the next workgroup) the per-byte LDS access record;
    -1 when out of memory. */
 int sim_lds_sync_alloc(wa_sim *sim);
+/* Applies a SIM_E_DS element when its operation lands (ds.c). */
+void sim_ds_land(wa_sim *sim, sim_wave *w, const sim_op *op, const sim_elem *e);
 /* Completes every operation due by time `t` (applies their effects). */
 void sim_complete_until(wa_sim *sim, uint64_t t);
 /* Completes everything (end of a workgroup). */

@@ -21,6 +21,11 @@ static const char *const wa_done_families[] = {
     "SOPC",
     "SOPP",
     "SMEM",
+    "MAI",
+    "DS",
+    "VOPC",
+    "VOP3",
+    "VOP3P",
 };
 
 static inline int wa_family_done(const char *family)

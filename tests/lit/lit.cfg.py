@@ -64,6 +64,7 @@ for feature, path in (
     ("llvm-mc", config.llvm_mc),
     ("ld.lld", config.ld_lld),
     ("llvm-readelf", config.llvm_readelf),
+    ("llc", getattr(config, "llc", "")),
 ):
     if path and os.path.exists(path):
         config.available_features.add(feature)

@@ -87,7 +87,7 @@ def _sample(o, label, f8f6f4, k):
     for rc in ("vgpr", "agpr", "sgpr"):
         if rc in cls:
             if size > 1:
-                return Operand.phys(rc, 8 + 24 * k, size)
+                return Operand.phys(rc, 8 + (24 if rc == "sgpr" else 40) * k, size)
             # single SGPRs share s1: reading one SGPR twice counts once on the
             # constant bus
             return Operand.phys(rc, 1 if rc == "sgpr" else 1 + k, size)

@@ -281,7 +281,8 @@ static unsigned materialize(const inst *I, wa_operand *ops)
         case K_S: {
             wa_reg_class cls = I->kind[k] == K_V ? WA_REG_VGPR
                              : I->kind[k] == K_A ? WA_REG_AGPR : WA_REG_SGPR;
-            if (is_mfma && k == 3 && !I->untied && I->kind[0] == I->kind[3])
+            if (is_mfma && k == 3 && is_name(&info->operands[3], "srcC") && !I->untied &&
+                I->kind[0] == I->kind[3])
                 ops[k] = ops[0]; /* srcC tied to vdst */
             else
                 ops[k] = alloc_reg(&a, cls, size);
@@ -673,7 +674,7 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
         unsigned nk = allowed_kinds(spec, kinds);
         for (unsigned i = 0; i < nk; i++) {
             okind alt = kinds[i];
-            if (is_mfma && (k == 0 || (k == 3 && (alt == K_V || alt == K_A))))
+            if (is_mfma && (k == 0 || (k == 3 && is_name(spec, "srcC") && (alt == K_V || alt == K_A))))
                 continue; /* vdst/srcC kinds change together below */
             if (alt == K_SPEC && spec->role != WA_ROLE_USE && (info->flags & WA_IF_NO_SPECIAL_DST))
                 continue;
@@ -749,7 +750,9 @@ static unsigned make_variants(inst *out, unsigned max, wa_opcode op)
 
     if (is_mfma) {
         inst v = base;
-        v.kind[0] = v.kind[3] = K_A;
+        v.kind[0] = K_A;
+        if (is_name(&info->operands[3], "srcC")) /* SMFMAC: operand 3 is the index VGPR */
+            v.kind[3] = K_A;
         snprintf(v.variant, sizeof(v.variant), "acc vdst/srcC");
         add_variant(out, &n, max, &v);
         v.kind[1] = v.kind[2] = K_A;
@@ -1073,6 +1076,22 @@ static void random_inst(inst *I, tc_rng *r, wa_opcode op, unsigned n, int illega
         default: o = wa_opnd_none(); break;
         }
         I->fops[k] = o;
+    }
+    /* An early-clobber MFMA result disjoint from its sources (srcC identical or
+       disjoint) is a register allocation rule the assembler checks only in part
+       (not at all for the f8f6f4 forms): keep random sets to it. */
+    if (info->flags & WA_IF_EARLY_CLOBBER) {
+        const wa_operand *d = &I->fops[0];
+        for (unsigned k = 1; k < info->num_operands; k++) {
+            wa_operand *o = &I->fops[k];
+            int c = is_name(&info->operands[k], "srcC");
+            for (unsigned tries = 0; tries < 64 && o->kind == WA_OPND_PHYS && d->kind == WA_OPND_PHYS &&
+                                     o->reg_class == d->reg_class && o->id < d->id + d->count &&
+                                     d->id < o->id + o->count &&
+                                     !(c && o->id == d->id && o->count == d->count);
+                 tries++)
+                *o = rnd_reg(r, o->reg_class, o->count);
+        }
     }
     I->fixed = 1;
     snprintf(I->variant, sizeof(I->variant), "random %u%s", n, extra ? " +not-allowed" : "");

@@ -357,6 +357,60 @@ static void dominating_and_sibling_blocks(void)
     wa_context_destroy(ctx);
 }
 
+/* Commutative rows match with their sources swapped only when no per-source
+   modifier tells the sources apart (SDWA selects, op_sel, neg_lo, ...: swapping
+   them with the sources is not tried); the packed integer rows commute, the packed
+   float ones (first NaN source) do not. */
+static void commuted_with_modifiers(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    char *t = cse_body(ctx,
+                       "  v_add_u32 %v1, 7, v0\n"
+                       "  v_add_u32_sdwa %v2, v0, %v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                       "  v_add_u32_sdwa %v3, %v1, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                       "  v_add_u32_sdwa %v4, %v1, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_1\n"
+                       "  v_add_u32_sdwa %v5, v0, %v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_1\n"
+                       "  v_pk_add_u16 %v6, v0, %v1\n"
+                       "  v_pk_add_u16 %v7, %v1, v0\n"                      /* commuted: removed */
+                       "  v_pk_add_u16 %v8, v0, %v1 op_sel:[1,0]\n"
+                       "  v_pk_add_u16 %v9, %v1, v0 op_sel:[1,0]\n"
+                       "  v_pk_add_u16 %v10, %v1, v0 op_sel:[0,1]\n"        /* = %v8, not seen */
+                       "  v_pk_add_f16 %v11, v0, %v1\n"
+                       "  v_pk_add_f16 %v12, %v1, v0\n"
+                       "  v_pk_max_i16 %v13, v0, %v1 clamp\n"
+                       "  v_pk_max_i16 %v14, %v1, v0 clamp\n"               /* removed */
+                       "  v_or3_b32 %v15, %v2, %v3, %v4\n"
+                       "  v_or3_b32 %v16, %v5, %v6, %v7\n"
+                       "  v_or3_b32 %v17, %v8, %v9, %v10\n"
+                       "  v_or3_b32 %v18, %v11, %v12, %v13\n"
+                       "  v_or3_b32 %v19, %v14, %v15, %v16\n"
+                       "  v_or3_b32 %v20, %v17, %v18, %v19\n"
+                       "  global_store_dword v0, %v20, s[0:1]\n"
+                       "  s_endpgm\n",
+                       0, NULL);
+    CHECK_BODY(t, "  v_add_u32 %v1, 7, v0\n"
+                  "  v_add_u32_sdwa %v2, v0, %v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                  "  v_add_u32_sdwa %v3, %v1, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                  "  v_add_u32_sdwa %v4, %v1, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_1\n"
+                  "  v_pk_add_u16 %v6, v0, %v1\n"
+                  "  v_pk_add_u16 %v8, v0, %v1 op_sel:[1,0]\n"
+                  "  v_pk_add_u16 %v9, %v1, v0 op_sel:[1,0]\n"
+                  "  v_pk_add_u16 %v10, %v1, v0 op_sel:[0,1]\n"
+                  "  v_pk_add_f16 %v11, v0, %v1\n"
+                  "  v_pk_add_f16 %v12, %v1, v0\n"
+                  "  v_pk_max_i16 %v13, v0, %v1 clamp\n"
+                  "  v_or3_b32 %v15, %v2, %v3, %v4\n"
+                  "  v_or3_b32 %v16, %v4, %v6, %v6\n"
+                  "  v_or3_b32 %v17, %v8, %v9, %v10\n"
+                  "  v_or3_b32 %v18, %v11, %v12, %v13\n"
+                  "  v_or3_b32 %v19, %v13, %v15, %v16\n"
+                  "  v_or3_b32 %v20, %v17, %v18, %v19\n"
+                  "  global_store_dword v0, %v20, s[0:1]\n"
+                  "  s_endpgm\n");
+    wa_free(t);
+    wa_context_destroy(ctx);
+}
+
 /* Facts from the table: instructions with side effects (s_getreg, s_getpc) or a
    counter (s_memtime) are never values; pure SALU rows are, and commutative ones
    (WA_IF_COMMUTATIVE) match with their sources swapped. */
@@ -1205,11 +1259,38 @@ static wa_status pass_cse_regalloc(wa_program **out, const wa_program *in)
 
 typedef struct totals {
     unsigned programs, eliminated, hoisted, before, after;
+    unsigned budget_bound; /* programs where the pressure budget held invariants back */
     sd_result cse, cse_ra;
 } totals;
 
+/* Contexts of the generated programs log to here: the pass says when its
+   pressure budget kept invariants in their loops. */
+static unsigned budget_lines;
+
+static void count_budget_lines(const char *line, void *user)
+{
+    (void)user;
+    if (strstr(line, "stay in their loops"))
+        budget_lines++;
+}
+
+static wa_context *logging_context(void)
+{
+    wa_context_options o = WA_CONTEXT_OPTIONS_INIT;
+    o.target = WA_TARGET_GFX942;
+    o.log_fn = count_budget_lines;
+    wa_context *ctx = NULL;
+    if (wa_context_create(&ctx, &o) != WA_OK || !ctx) {
+        fprintf(stderr, "cannot create a context\n");
+        exit(1);
+    }
+    return ctx;
+}
+
 /* Runs the pass on a copy of `prog`: the output validates, a second run finds
-   nothing, and both it and the allocated output store what `prog` stores. */
+   nothing to eliminate (and nothing to hoist unless the first run's pressure
+   budget held invariants back: the hoists change the pressure it measures),
+   and both it and the allocated output store what `prog` stores. */
 static void check_program(const wa_program *prog, const sd_config *sc, totals *t, const char *what,
                           int regalloc)
 {
@@ -1218,10 +1299,13 @@ static void check_program(const wa_program *prog, const sd_config *sc, totals *t
         return;
     wa_context *ctx = wa_program_context(prog);
     wa_pass_stats s;
+    budget_lines = 0;
     if (!CHECK_MSG(wa_pass_cse(once, NULL, &s) == WA_OK, "%s: %s", what, ut_diags_text(ctx))) {
         wa_program_destroy(once);
         return;
     }
+    int budget_bound = budget_lines > 0;
+    t->budget_bound += (unsigned)budget_bound;
     t->programs++;
     t->eliminated += s.eliminated;
     t->hoisted += s.hoisted;
@@ -1235,8 +1319,10 @@ static void check_program(const wa_program *prog, const sd_config *sc, totals *t
     if (CHECK_OK(wa_program_clone(&twice, once))) {
         wa_pass_stats s2;
         CHECK_OK(wa_pass_cse(twice, NULL, &s2));
-        CHECK_MSG(s2.eliminated == 0 && s2.hoisted == 0 && wa_program_equal(twice, once),
+        CHECK_MSG(s2.eliminated == 0 && (s2.hoisted == 0 || budget_bound),
                   "%s: a second run eliminates %u, hoists %u", what, s2.eliminated, s2.hoisted);
+        if (s2.hoisted == 0)
+            CHECK_MSG(wa_program_equal(twice, once), "%s: a second run changes the program", what);
         wa_program_destroy(twice);
     }
     unsigned f0 = t->cse.failures + t->cse_ra.failures;
@@ -1256,9 +1342,10 @@ static void check_program(const wa_program *prog, const sd_config *sc, totals *t
 static void report(const char *what, const totals *t, unsigned seeds)
 {
     printf("     %s: %u programs x %u seeds: %u runs compared (cse), %u (cse + regalloc), "
-           "%u inconclusive, %u skipped; %u eliminated, %u hoisted, %u -> %u instructions\n",
+           "%u inconclusive, %u skipped; %u eliminated, %u hoisted, %u -> %u instructions; "
+           "pressure budget bound in %u\n",
            what, t->programs, seeds, t->cse.runs, t->cse_ra.runs, t->cse.inconclusive,
-           t->cse.skipped, t->eliminated, t->hoisted, t->before, t->after);
+           t->cse.skipped, t->eliminated, t->hoisted, t->before, t->after, t->budget_bound);
     CHECK_MSG(t->cse.failures == 0, "%s, cse: %u failures; first: %s", what, t->cse.failures,
               t->cse.first_failure);
     CHECK_MSG(t->cse_ra.failures == 0, "%s, cse + regalloc: %u failures; first: %s", what,
@@ -1267,9 +1354,145 @@ static void report(const char *what, const totals *t, unsigned seeds)
         printf("     first skipped: %s\n", t->cse.first_skip);
 }
 
-static void generated_programs(void)
+/* ---- pressure budget ------------------------------------------------------------------------ */
+
+/* A loop of `n` invariants, each read once right away: 3 VGPRs live as written,
+   n + 2 when every invariant is hoisted. */
+static wa_program *many_invariants(wa_context *ctx, unsigned n)
+{
+    size_t cap = 512 + (size_t)n * 64, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text + len, cap - len,
+                            ".kernel many\n  .target gfx942\n  .abi kernarg_ptr, workitem_id_x\n"
+                            "  .arg out, global_buffer, offset:0, size:8, align:8\n"
+                            "  s_mov_b32 %%s4, 0\n  v_mov_b32 %%v6, 0\nloop:\n");
+    for (unsigned k = 0; k < n; k++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "  v_add_u32 %%v%u, %u, v0\n  v_add_u32 %%v6, %%v6, %%v%u\n",
+                                100 + k, k + 1, 100 + k);
+    snprintf(text + len, cap - len,
+             "  s_add_u32 %%s4, %%s4, 1\n  s_cmp_lt_u32 %%s4, 4\n  s_cbranch_scc1 loop\n"
+             "  global_store_dword v0, %%v6, s[0:1]\n  s_endpgm\n.end_kernel\n");
+    wa_program *prog = ut_parse(ctx, text);
+    free(text);
+    return prog;
+}
+
+static unsigned vgprs_after_regalloc(wa_program *prog, const wa_regalloc_options *ro)
+{
+    wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+    po.regalloc = ro;
+    if (!CHECK_OK(wa_run_stage(prog, WA_STAGE_REGALLOC, &po, NULL)))
+        return 0;
+    wa_kernel_resources kr;
+    if (!CHECK_OK(wa_kernel_resources_compute(&kr, prog)))
+        return 0;
+    return kr.arch_vgprs;
+}
+
+/* Hoisting keeps the pressure within the budget: 300 invariants that allocate
+   in 3 VGPRs as written would need 302 hoisted (more than there are). */
+static void pressure_budget(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    /* defaults: no more than the occupancy of the kernel's peak allows (8 waves:
+       64 VGPRs) */
+    wa_program *prog = many_invariants(ctx, 300);
+    REQUIRE(prog != NULL);
+    wa_pass_stats s;
+    REQUIRE_OK(wa_pass_cse(prog, NULL, &s));
+    CHECK(s.hoisted > 30 && s.hoisted <= 62);
+    unsigned v = vgprs_after_regalloc(prog, NULL);
+    CHECK_MSG(v > 30 && v <= 64, "%u VGPRs after hoisting %u", v, s.hoisted);
+    wa_program_destroy(prog);
+
+    /* a limit from the options, less its margin (1/16) */
+    static const unsigned limits[] = { 24, 48, 96 };
+    for (unsigned i = 0; i < 3; i++) {
+        prog = many_invariants(ctx, 300);
+        REQUIRE(prog != NULL);
+        wa_cse_options co = WA_CSE_OPTIONS_INIT;
+        co.max_vgprs = limits[i];
+        REQUIRE_OK(wa_pass_cse(prog, &co, &s));
+        unsigned budget = limits[i] - limits[i] / 16;
+        if (budget > 64)
+            budget = 64;
+        ut_context("limit %u", limits[i]);
+        CHECK(s.hoisted > 0 && s.hoisted + 3 <= budget);
+        wa_regalloc_options ro = WA_REGALLOC_OPTIONS_INIT;
+        ro.max_vgprs = limits[i];
+        v = vgprs_after_regalloc(prog, &ro);
+        CHECK_MSG(v > 0 && v <= budget, "%u VGPRs after hoisting %u", v, s.hoisted);
+        wa_program_destroy(prog);
+    }
+    ut_context("%s", "");
+
+    /* a smaller loop hoists everything */
+    prog = many_invariants(ctx, 20);
+    REQUIRE(prog != NULL);
+    REQUIRE_OK(wa_pass_cse(prog, NULL, &s));
+    CHECK_EQ_UINT(s.hoisted, 20);
+    wa_program_destroy(prog);
+
+    /* limits beyond the register files are refused */
+    prog = many_invariants(ctx, 2);
+    wa_cse_options bad = WA_CSE_OPTIONS_INIT;
+    bad.max_vgprs = 300;
+    CHECK_STATUS(wa_pass_cse(prog, &bad, NULL), WA_E_INVALID);
+    CHECK_STR_CONTAINS(wa_context_last_error(ctx), "register limits out of range");
+    /* a version 1 struct (no limits) is still accepted */
+    wa_cse_options v1 = WA_CSE_OPTIONS_INIT;
+    v1.version = 1;
+    v1.max_vgprs = 999; /* not read: not part of version 1 */
+    CHECK_OK(wa_pass_cse(prog, &v1, NULL));
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+/* The default pipeline never makes a kernel that allocates as written fail:
+   when the allocation fails after hoisting (here the allocator's limit is far
+   below what CSE was told), it compiles the program again without hoisting. */
+static void pipeline_falls_back_without_hoisting(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = many_invariants(ctx, 300);
+    REQUIRE(prog != NULL);
+    wa_cse_options co = WA_CSE_OPTIONS_INIT;
+    co.max_vgprs = 256;
+    wa_regalloc_options ro = WA_REGALLOC_OPTIONS_INIT;
+    ro.max_vgprs = 8;
+    wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+    po.cse = &co;
+    po.regalloc = &ro;
+    po.flags = WA_PIPELINE_VERIFY;
+    wa_pipeline *pl = NULL;
+    REQUIRE_OK(wa_pipeline_create(&pl, ctx, &po));
+    CHECK_OK(wa_pipeline_run(pl, prog));
+    wa_stage_stats ss;
+    CHECK_OK(wa_pipeline_stats(&ss, pl, WA_STAGE_CSE));
+    CHECK_EQ_UINT(ss.pass.hoisted, 0); /* the run that succeeded */
+    CHECK_OK(wa_pipeline_stats(&ss, pl, WA_STAGE_REGALLOC));
+    CHECK(ss.peak_vgprs > 0 && ss.peak_vgprs <= 8);
+    wa_pipeline_destroy(pl);
+    /* without CSE the limit holds too; with hoisting forced and no fallback
+       (CSE as its own pass, then the allocator) it does not */
+    wa_program_destroy(prog);
+    prog = many_invariants(ctx, 300);
+    REQUIRE(prog != NULL);
+    wa_pass_stats s;
+    REQUIRE_OK(wa_pass_cse(prog, &co, &s));
+    CHECK(s.hoisted > 8);
+    po.flags = 0;
+    CHECK_STATUS(wa_run_stage(prog, WA_STAGE_REGALLOC, &po, NULL), WA_E_ALLOC);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+static void generated_programs(void)
+{
+    wa_context *ctx = logging_context();
     sd_config sc;
     sd_config_default(&sc);
     sc.seeds = 2;
@@ -1304,7 +1527,7 @@ static void generated_programs(void)
 
 static void random_programs(void)
 {
-    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_context *ctx = logging_context();
     rp_config cfg;
     rp_config_default(&cfg);
     cfg.bounded_loops = 1;
@@ -1335,7 +1558,7 @@ static void random_programs(void)
 
 static void examples(void)
 {
-    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_context *ctx = logging_context();
     char **files = NULL;
     unsigned n = ut_list_examples(&files);
     sd_config sc;
@@ -1366,7 +1589,7 @@ static void examples(void)
 #ifdef WAVEASM_HAVE_GEMM_GEN
 static void bench_kernels(void)
 {
-    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_context *ctx = logging_context();
     sd_config sc;
     sd_config_default(&sc);
     sc.seeds = 2;
@@ -1404,9 +1627,11 @@ static void bench_kernels(void)
 #endif
 
 UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats_and_tags) UT_CASE(physical_program_unchanged) UT_CASE(table_flags_decide)
-             UT_CASE(allocation_failures)
+             UT_CASE(allocation_failures) UT_CASE(pressure_budget)
+             UT_CASE(pipeline_falls_back_without_hoisting)
              UT_CASE(dominating_and_sibling_blocks) UT_CASE(redefined_registers_are_not_values)
                  UT_CASE(alignment_and_components) UT_CASE(masked_vgpr_writes)
                      UT_CASE(degenerate_programs) UT_CASE(exec_epochs)
                      UT_CASE(exec_writing_loop) UT_CASE(generated_programs)
-                         UT_CASE(random_programs) UT_CASE(examples) BENCH_CASE);
+                         UT_CASE(random_programs) UT_CASE(examples) UT_CASE(commuted_with_modifiers)
+                         BENCH_CASE);

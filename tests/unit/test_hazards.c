@@ -251,6 +251,11 @@ static const bcase bcases[] = {
     { "H3", "s_mov_b32 m0, 0", "s_sendmsg 3", { 1, 1, 1 } },
     { "H3", "s_add_u32 m0, s1, 4", "s_sendmsghalt 1", { 1, 1, 1 } },
     { "H3", "s_mov_b32 m0, s2", "s_ttracedata", { 1, 1, 1 } },
+    /* ... and the DS addtid forms (M0 is their LDS address); not append/consume */
+    { "H3", "s_mov_b32 m0, s2", "ds_read_addtid_b32 v1 offset:8", { 1, 1, 1 } },
+    { "H3", "s_add_u32 m0, s2, 4", "ds_write_addtid_b32 v1", { 1, 1, 1 } },
+    { "H3", "s_mov_b32 m0, s2", "ds_append v1", { 0, 0, 0 } },
+    { "H3", "s_mov_b32 m0, s2", "ds_consume v1 offset:4", { 0, 0, 0 } },
     /* H4: wide store data overwritten: 1 / 2 / 2; not for 64 bits or an SGPR soffset */
     { "H4", "buffer_store_dwordx4 v[4:7], v1, s[4:7], 0 offen", "v_mov_b32 v6, 1", { 1, 2, 2 } },
     { "H4", "global_store_dwordx3 v20, v[4:6], s[10:11]", "v_add_u32 v4, 1, v4", { 1, 2, 2 } },
@@ -318,12 +323,31 @@ static const bcase bcases[] = {
       "ds_read_b32 a9, v1", { 15, 7, 7 } },
     { "H17", "v_mfma_f32_16x16x4_f32 a[4:7], v4, v6, a[0:3]",
       "v_accvgpr_write_b32 a1, 0", { 7, 0, 0 } },
+    /* H36: a partial VGPR write (op_sel's destination half), then a VALU reading or
+       writing the register: 1 on gfx942/gfx950 (llc-22 post-RA-hazard-rec) */
+    { "H36", "v_mad_u16 v8, v2, v4, v6 op_sel:[0,0,0,1]", "v_add_u32 v10, v8, v4", { 0, 1, 1 } },
+    { "H36", "v_mad_u16 v8, v2, v4, v6 op_sel:[0,0,0,1]", "v_add_u32 v8, v2, v4", { 0, 1, 1 } },
+    { "-", "v_mad_u16 v8, v2, v4, v6", "v_add_u32 v10, v8, v4", { 0, 0, 0 } },
     /* H35: an SMEM instruction right after an SMEM clause it conflicts with
        (writes a register the clause reads or writes; a store after loads): 1 */
     { "H35", "s_load_dwordx2 s[4:5], s[0:1], 0", "s_load_dword s0, s[0:1], 8", { 1, 1, 1 } },
     { "H35", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[4:5], 8", { 1, 1, 1 } },
     { "H35", "s_load_dword s4, s[0:1], 0", "s_store_dword s6, s[0:1], 8", { 1, 1, 1 } },
     { "-", "s_load_dword s4, s[0:1], 0", "s_load_dword s5, s[0:1], 8", { 0, 0, 0 } },
+    /* H35 for vector memory: the same for vector memory (MUBUF, FLAT, GLOBAL, SCRATCH: one kind) */
+    { "H35", "global_load_dwordx2 v[2:3], v[0:1], off", "global_load_dword v4, v[2:3], off",
+      { 1, 1, 1 } },
+    { "H35", "global_load_dword v2, v[0:1], off", "global_store_dword v[0:1], v5, off",
+      { 1, 1, 1 } },
+    { "H35", "buffer_load_dword v2, v1, s[8:11], 0 offen", "global_load_dword v3, v2, s[0:1]",
+      { 1, 1, 1 } },
+    { "H35", "global_load_dword v2, v1, s[0:1]", "global_load_dword v1, v3, s[0:1]", { 1, 1, 1 } },
+    { "-", "global_load_dword v2, v[0:1], off", "global_load_dword v3, v[0:1], off offset:4",
+      { 0, 0, 0 } },
+    { "-", "global_store_dword v[0:1], v5, off", "global_store_dword v[0:1], v6, off offset:4",
+      { 0, 0, 0 } },
+    { "-", "ds_read_b32 v2, v1", "global_load_dword v3, v2, s[0:1]", { 0, 0, 0 } },
+    { "-", "s_load_dword s4, s[0:1], 0", "global_load_dword v3, v2, s[4:5]", { 0, 0, 0 } },
     /* no rule: interlocked pairs and registers that do not overlap */
     { "-", "s_mov_b32 s8, 3", "v_add_u32 v2, s8, v1", { 0, 0, 0 } },
     { "-", "v_mov_b32 v2, 5", "ds_write_b32 v1, v2", { 0, 0, 0 } },
@@ -901,6 +925,56 @@ static void gemm_kernels(void)
 #define GEMM_CASE
 #endif
 
+/* Soft clauses (H35, SMEM and VMEM) matter only when XNACK may be on: a context with
+   XNACK off neither pads nor reports them; ANY (the default) and ON do. */
+static void soft_clauses_follow_xnack(void)
+{
+    static const char *const body[] = {
+        "  global_load_dwordx2 v[2:3], v[0:1], off\n  global_load_dword v4, v[2:3], off\n"
+        "  s_endpgm\n",
+        "  s_load_dword s4, s[0:1], 0\n  s_load_dword s5, s[4:5], 8\n  s_endpgm\n",
+    };
+    static const wa_feature settings[] = { WA_FEATURE_ANY, WA_FEATURE_ON, WA_FEATURE_OFF };
+    for (unsigned s = 0; s < 3; s++) {
+        wa_context_options o = WA_CONTEXT_OPTIONS_INIT;
+        o.xnack = settings[s];
+        wa_context *ctx = NULL;
+        REQUIRE_OK(wa_context_create(&ctx, &o));
+        CHECK_EQ_INT(wa_context_xnack(ctx), settings[s]);
+        CHECK_EQ_INT(wa_context_sramecc(ctx), WA_FEATURE_ANY);
+        unsigned want = settings[s] == WA_FEATURE_OFF ? 0 : 1;
+        for (unsigned k = 0; k < 2; k++) {
+            ut_context("xnack setting %u, %s", s, k ? "SMEM" : "VMEM");
+            wa_program *p = NULL;
+            if (parse_body(&p, ctx, WA_TARGET_GFX942, body[k]) != WA_OK)
+                continue;
+            CHECK_EQ_UINT(check_errors(p, NULL), want);
+            if (want)
+                CHECK_STR_CONTAINS(wa_context_last_error(ctx), "(rule H35");
+            wa_pass_stats st;
+            if (CHECK_OK(wa_pass_hazards(p, NULL, &st)))
+                CHECK_EQ_UINT(st.nop_wait_states, want);
+            wa_program_destroy(p);
+        }
+        wa_context_destroy(ctx);
+    }
+    ut_context("%s", "");
+    /* version 1 options (no feature fields) still work and mean ANY; a bad
+       setting is refused */
+    wa_context_options o = WA_CONTEXT_OPTIONS_INIT;
+    o.version = 1;
+    o.xnack = (wa_feature)7; /* not read */
+    wa_context *ctx = NULL;
+    if (CHECK_OK(wa_context_create(&ctx, &o)))
+        CHECK_EQ_INT(wa_context_xnack(ctx), WA_FEATURE_ANY);
+    wa_context_destroy(ctx);
+    o.version = WA_CONTEXT_OPTIONS_VERSION;
+    ctx = NULL;
+    CHECK_STATUS(wa_context_create(&ctx, &o), WA_E_INVALID);
+    CHECK(ctx == NULL);
+}
+
 UT_SUITE(UT_CASE(api_bad_input) UT_CASE(stats) UT_CASE(boundaries) UT_CASE(checker_reports)
+             UT_CASE(soft_clauses_follow_xnack)
              UT_CASE(idempotent) UT_CASE(acyclic_minimal) UT_CASE(examples)
                  UT_CASE(random_programs) GEMM_CASE UT_CASE(checker_vs_simulator));

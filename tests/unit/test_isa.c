@@ -66,9 +66,10 @@ static void count_and_bounds(void)
     CHECK_STR_EQ(wa_isa_get(WA_OP_COMMENT)->mnemonic, "comment");
 }
 
-/* An MFMA's shape agrees with its mnemonic (..._MxNxK[_NB]_...) and with its
-   operand sizes: C/D hold M*N*blocks/64 registers, A and B hold K*M (K*N)
-   elements per block spread over 64 lanes. */
+/* An MFMA's shape agrees with its mnemonic (..._MxNxK[_NB]_..., or the gfx90a-only
+   ..._MxNxK<type>) and with its operand sizes: C/D hold M*N*blocks/64 registers, A
+   and B hold K*M (K*N) elements per block spread over 64 lanes (SMFMAC: A holds
+   half of them, operand 3 is the index VGPR). */
 static void mfma_shape_consistent(const wa_isa_info *in, const wa_mfma_shape *s)
 {
     REQUIRE(s != NULL);
@@ -82,6 +83,8 @@ static void mfma_shape_consistent(const wa_isa_info *in, const wa_mfma_shape *s)
         while (b > p && b[-1] >= '0' && b[-1] <= '9')
             b--;
         blocks = (unsigned)atoi(b);
+    } else if (in->mnemonic_gfx90a == NULL && in->targets == WA_TARGET_BIT(WA_TARGET_GFX90A)) {
+        blocks = s->blocks; /* the gfx90a-only names carry no block count */
     }
     CHECK_EQ_UINT(s->m, m);
     CHECK_EQ_UINT(s->n, n);
@@ -90,20 +93,42 @@ static void mfma_shape_consistent(const wa_isa_info *in, const wa_mfma_shape *s)
     CHECK_EQ_HEX(s->blgp_targets & ~in->targets, 0);
     unsigned cwords = s->input == WA_MFMA_IN_F64 ? 2 : 1; /* registers per C/D element */
     CHECK_EQ_UINT(in->operands[0].size, m * n * blocks / 64 * cwords);
-    CHECK_EQ_UINT(in->operands[3].size, m * n * blocks / 64 * cwords);
+    if (s->sparse) {
+        CHECK_EQ_UINT(in->operands[0].role, WA_ROLE_DEFUSE);
+        CHECK_EQ_UINT(in->operands[3].size, 1);
+        CHECK_EQ_HEX(in->operands[3].classes, WA_OC_VGPR);
+        CHECK_EQ_INT(strncmp(in->mnemonic, "v_smfmac_", 9), 0);
+    } else {
+        CHECK_EQ_UINT(in->operands[3].size, m * n * blocks / 64 * cwords);
+        CHECK_EQ_INT(strncmp(in->mnemonic, "v_mfma_", 7), 0);
+    }
     CHECK_EQ_INT(s->input == WA_MFMA_IN_F64, in->hazard == WA_HZ_MFMA_DGEMM);
+    CHECK_EQ_INT(s->input == WA_MFMA_IN_F32, in->hazard == WA_HZ_MFMA_SMFMA);
     if (s->input == WA_MFMA_IN_F8F6F4) {
         CHECK(in->flags & WA_IF_F8F6F4);
+        CHECK_EQ_UINT(s->input_b, WA_MFMA_IN_F8F6F4);
         return;
     }
-    static const char *const names[] = { NULL, "f16", "bf16", "fp8", "i8", "f32", NULL, "f64" };
-    static const unsigned bits[] = { 0, 16, 16, 8, 8, 32, 0, 64 };
-    REQUIRE((s->input >= WA_MFMA_IN_F16 && s->input <= WA_MFMA_IN_F32) || s->input == WA_MFMA_IN_F64);
-    size_t len = strlen(in->mnemonic), nl = strlen(names[s->input]);
-    CHECK(len > nl && strcmp(in->mnemonic + len - nl, names[s->input]) == 0 &&
-          in->mnemonic[len - nl - 1] == '_');
-    CHECK_EQ_UINT(in->operands[1].size, k * m * blocks / 64 * bits[s->input] / 32);
-    CHECK_EQ_UINT(in->operands[2].size, k * n * blocks / 64 * bits[s->input] / 32);
+    static const char *const names[] = { NULL, "f16", "bf16", "fp8", "i8", "f32", NULL, "f64", "bf8", "xf32" };
+    static const unsigned bits[] = { 0, 16, 16, 8, 8, 32, 0, 64, 8, 32 };
+    REQUIRE(s->input >= WA_MFMA_IN_F16 && s->input <= WA_MFMA_IN_XF32 && s->input != WA_MFMA_IN_F8F6F4);
+    REQUIRE(s->input_b >= WA_MFMA_IN_F16 && s->input_b <= WA_MFMA_IN_XF32 && s->input_b != WA_MFMA_IN_F8F6F4);
+    /* the type suffix: _A_B for mixed fp8/bf8 opcodes (and fp8_fp8, bf8_bf8), else _A;
+       gfx90a-only names glue it to the shape (32x32x4bf16) */
+    char want[32];
+    int mixed = s->input == WA_MFMA_IN_FP8 || s->input == WA_MFMA_IN_BF8;
+    if (mixed)
+        snprintf(want, sizeof(want), "_%s_%s", names[s->input], names[s->input_b]);
+    else
+        snprintf(want, sizeof(want), "%s%s", in->mnemonic_gfx90a == NULL &&
+                 in->targets == WA_TARGET_BIT(WA_TARGET_GFX90A) ? "" : "_", names[s->input]);
+    if (!mixed)
+        CHECK_EQ_UINT(s->input_b, s->input);
+    size_t len = strlen(in->mnemonic), nl = strlen(want);
+    CHECK_MSG(len > nl && strcmp(in->mnemonic + len - nl, want) == 0, "suffix %s", want);
+    unsigned asize = k * m * blocks / 64 * bits[s->input] / 32;
+    CHECK_EQ_UINT(in->operands[1].size, s->sparse ? asize / 2 : asize);
+    CHECK_EQ_UINT(in->operands[2].size, k * n * blocks / 64 * bits[s->input_b] / 32);
 }
 
 static void entries_well_formed(void)
@@ -155,7 +180,7 @@ static void entries_well_formed(void)
                                     strcmp(o->name, "vaddr") == 0) ||
                                    ((in->flags & WA_IF_F8F6F4) &&
                                     (strcmp(o->name, "srcA") == 0 || strcmp(o->name, "srcB") == 0));
-                    CHECK_MSG(variable ? o->size == 0 : o->size >= 1 && o->size <= 16,
+                    CHECK_MSG(variable ? o->size == 0 : o->size >= 1 && o->size <= 32,
                               "size %u", o->size);
                 }
                 for (unsigned j = 0; j < i; j++)
@@ -179,7 +204,8 @@ static void entries_well_formed(void)
             CHECK(in->flags & (WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_SIDE_EFFECTS));
         /* MFMA issue passes. */
         if (in->flags & WA_IF_MFMA) {
-            CHECK(in->mfma_passes_gfx94x > 0);
+            CHECK_EQ_INT(in->mfma_passes_gfx94x > 0,
+                         (in->targets & ~WA_TARGET_BIT(WA_TARGET_GFX90A)) != 0);
             CHECK_EQ_INT(in->mfma_passes_gfx90a > 0,
                          (in->targets & WA_TARGET_BIT(WA_TARGET_GFX90A)) != 0);
             CHECK_EQ_INT(in->latency, WA_LAT_MFMA);

@@ -457,7 +457,12 @@ static int check_failure_shape(wa_context *ctx, uint64_t seed, const rp_ref *ref
             unsigned pts = 0;
             ok &= CHECK_MSG(p && sscanf(p, "(%u points)", &pts) == 1, "note: %s", d->message);
             ok &= CHECK_MSG(pts <= prev, "notes not longest first: %u after %u", pts, prev);
+            ok &= CHECK_MSG(i <= 16, "more than 16 value notes: %s", d->message);
             prev = pts;
+        } else if (strncmp(d->message, "... and ", 8) == 0) {
+            /* the values beyond the 16 longest, counted */
+            ok &= CHECK_MSG(stage == 0 && i == 17 && strstr(d->message, "more overlapping values"),
+                            "note %u: %s", i, d->message);
         } else if (strncmp(d->message, "overlaps precolored ", 20) == 0) {
             ok &= CHECK_MSG(stage <= 1, "precolored note after the pool: %s", d->message);
             stage = 1;

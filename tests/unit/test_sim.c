@@ -533,9 +533,10 @@ static void modifiers_not_modelled(void)
         { "v_mul_f32_e64 v1, |v2|, v3", "absolute-value" },
         { "v_mov_b32_sdwa v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_0", "SDWA" },
         { "v_pack_b32_f16 v1, v2, v3 op_sel:[1,0,0]", "op_sel" },
-        { "v_dot2_f32_f16 v1, v2, v3, v4 neg_lo:[1,0,0]", "source negation" },
-        { "v_dot2_f32_f16 v1, v2, v3, v4 neg_hi:[0,1,0]", "source negation" },
-        { "v_dot4_i32_i8 v1, v2, v3, v4 clamp", "clamp" },
+        /* VOP3P: lib/sim/vop3p.c refuses what is not documented */
+        { "v_dot4_i32_i8 v1, v2, v3, v4 neg_lo:[1,0,0]", "neg_lo/neg_hi on integer elements" },
+        { "v_dot2_f32_f16 v1, v2, v3, v4 neg_hi:[0,0,1]", "32-bit accumulator" },
+        { "v_pk_mov_b32 v[6:7], v[2:3], v[4:5] clamp", "clamp is not documented" },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char text[512];
@@ -579,15 +580,13 @@ static void opcodes_executed(void)
         } else {
             CHECK_MSG(strcmp(why, "no semantics") != 0, "%s has no semantics and no reason",
                       info->mnemonic);
-            if (info->flags & WA_IF_F8F6F4) {
-                CHECK_STR_CONTAINS(why, "scale");
+            if (info->flags & WA_IF_F8F6F4)
                 scaled++;
-            }
             other++;
         }
     }
-    printf("     %u opcodes executed, %u not (%u block-scaled MFMAs)\n", executed, other, scaled);
-    CHECK_EQ_UINT(scaled, 2);
+    printf("     %u opcodes executed, %u not (%u f8f6f4 MFMAs)\n", executed, other, scaled);
+    CHECK_EQ_UINT(scaled, 0); /* the f8f6f4 MFMAs, scaled or not, are executed */
     CHECK(wa_sim_unsupported(wa_isa_count()) != NULL);
 }
 

@@ -319,6 +319,21 @@ static void row8_m0_lds_dma(void)
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* H36: a VALU writing part of a VGPR (op_sel's destination half) before a VALU
+   that reads or overwrites it: 1 on gfx942/gfx950 (verified with llc-22). */
+static void partial_vgpr_write(void)
+{
+    static const hz_case cases[] = {
+        { "op_sel dst half -> read", NULL, "v_mad_u16 v8, v2, v4, v1 op_sel:[0,0,0,1]",
+          "v_add_u32 v9, v8, v2", "v8", "part of a VGPR", { 0, 1, 1 } },
+        { "op_sel dst half -> overwrite", NULL, "v_mad_u16 v8, v2, v4, v1 op_sel:[0,0,0,1]",
+          "v_add_u32 v8, v2, v2", "v8", "part of a VGPR", { 0, 1, 1 } },
+        { "whole write", NULL, "v_mad_u16 v8, v2, v4, v1", "v_add_u32 v9, v8, v2", "v8",
+          "part of a VGPR", { 0, 0, 0 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 /* H35: an SMEM instruction right after SMEM instructions (a soft clause) it
    conflicts with: 1 (any other instruction between breaks the clause; a load
    of a register loaded in the clause needs an s_waitcnt, which breaks it too). */
@@ -335,6 +350,27 @@ static void smem_soft_clause(void)
           "s_load_dword s15, s[0:1], 8", "s_load_dword", "H35", { 0, 0, 0 } },
         { "stores only", NULL, "s_store_dword s6, s[10:11], 0",
           "s_store_dword s7, s[10:11], 4", "s_store_dword", "H35", { 0, 0, 0 } },
+    };
+    check_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* H35 for vector memory: the same for vector memory (MUBUF, FLAT, GLOBAL and SCRATCH form one
+   kind): a clause whose instruction writes what it reads itself conflicts with
+   whatever follows, as LLVM counts it. */
+static void vmem_soft_clause(void)
+{
+    static const hz_case cases[] = {
+        { "load over its own address", NULL, "global_load_dword v20, v20, s[10:11]",
+          "global_load_dword v3, v21, s[10:11]", "global_load_dword", "H35", { 1, 1, 1 } },
+        { "load -> store", NULL, "global_load_dword v2, v20, s[10:11]",
+          "global_store_dword v20, v5, s[10:11]", "global_store_dword", "H35", { 1, 1, 1 } },
+        { "buffer then global over its offset", NULL, "buffer_load_dword v2, v1, s[4:7], 0 offen",
+          "global_load_dword v1, v20, s[10:11]", "global_load_dword", "H35", { 1, 1, 1 } },
+        { "independent loads", NULL, "global_load_dword v2, v20, s[10:11]",
+          "global_load_dword v3, v20, s[10:11] offset:4", "global_load_dword", "H35",
+          { 0, 0, 0 } },
+        { "DS is no clause", NULL, "ds_read_b32 v2, v1", "global_load_dword v1, v20, s[10:11]",
+          "global_load_dword", "H35", { 0, 0, 0 } },
     };
     check_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -696,6 +732,25 @@ static void special_rules(void)
           "H26", { 3, 3, 3 } },
         { "dot -> other dot", NULL, "v_dot4_i32_i8 v8, v4, v5, v1",
           "v_dot2_f32_f16 v9, v8, v5, v3", "v8", "H26", { 3, 3, 3 } },
+        /* H36: the VOP3P results LLVM forwards as partial destinations */
+        { "pk -> valu", NULL, "v_pk_add_f16 v8, v4, v5", "v_add_u32 v9, v8, v1", "v8", "H36",
+          { 0, 1, 1 } },
+        { "pk -> pk", NULL, "v_pk_mul_lo_u16 v8, v4, v5", "v_pk_add_u16 v9, v1, v8", "v8", "H36",
+          { 0, 1, 1 } },
+        { "pk -> overwrite", NULL, "v_pk_mul_f16 v8, v4, v5", "v_mov_b32 v8, 0", "v8", "H36",
+          { 0, 1, 1 } },
+        { "pk op_sel_hi[0] = 0 -> valu", NULL, "v_pk_add_f16 v8, v4, v5 op_sel_hi:[0,1]",
+          "v_add_u32 v9, v8, v1", "v8", "H36", { 0, 0, 0 } },
+        { "pk f32 -> valu", NULL, "v_pk_fma_f32 v[8:9], v[4:5], v[6:7], v[2:3]",
+          "v_add_u32 v10, v9, v1", "v9", "H36", { 0, 1, 1 } },
+        { "mix -> valu", NULL, "v_fma_mix_f32 v8, v4, v5, v3", "v_add_u32 v9, v8, v1", "v8",
+          "H36", { 0, 0, 0 } },
+        { "mix op_sel_hi[0] -> valu", NULL, "v_fma_mix_f32 v8, v4, v5, v3 op_sel_hi:[1,0,0]",
+          "v_add_u32 v9, v8, v1", "v8", "H36", { 0, 1, 1 } },
+        { "mixlo op_sel_hi[0] -> mixhi", NULL, "v_fma_mixlo_f16 v8, v4, v5, v3 op_sel_hi:[1,1,1]",
+          "v_fma_mixhi_f16 v8, v4, v5, v3", "v8", "H36", { 0, 1, 1 } },
+        { "accvgpr_read -> valu", NULL, "v_accvgpr_read_b32 v8, a1", "v_add_u32 v9, v8, v1", "v8",
+          "H36", { 0, 0, 0 } },
         { "dot -> mfma", NULL, "v_dot2_f32_f16 v8, v4, v5, v3",
           "v_mfma_f32_16x16x16_f16 v[12:15], v[8:9], v[6:7], 0", "v8", "H27", { 0, 1, 1 } },
         { "dgemm16 -> valu", NULL, "v_mfma_f64_16x16x4_f64 v[8:15], v[4:5], v[6:7], 0",
@@ -1092,7 +1147,8 @@ static void summary(void)
 UT_SUITE(UT_CASE(row1_valu_sgpr_vmem)
          UT_CASE(row3_lane_select)
          UT_CASE(row8_m0_lds_dma)
-         UT_CASE(smem_soft_clause)
+         UT_CASE(smem_soft_clause) UT_CASE(vmem_soft_clause)
+         UT_CASE(partial_vgpr_write)
          UT_CASE(row9_wide_store_data)
          UT_CASE(row10_11_valu_sgpr_valu)
          UT_CASE(row12_valu_vgpr_readlane)

@@ -83,9 +83,12 @@ static void sb_add(sbuf *b, const char *fmt, ...)
 
 /* ---- number formats (the test's own decoders) ----------------------------------------------- */
 
-enum fmt { F_F16, F_BF16, F_FP8, F_I8, F_F32 };
+enum fmt { F_F16, F_BF16, F_FP8, F_I8, F_F32, F_BF8 };
 
-static unsigned fmt_bits(enum fmt f) { return f == F_F32 ? 32 : f == F_FP8 || f == F_I8 ? 8 : 16; }
+static unsigned fmt_bits(enum fmt f)
+{
+    return f == F_F32 ? 32 : f == F_FP8 || f == F_BF8 || f == F_I8 ? 8 : 16;
+}
 
 typedef struct minifloat {
     unsigned exp_bits, man_bits;
@@ -104,6 +107,11 @@ static minifloat minifloat_of(enum fmt f, wa_target t)
         m.exp_bits = 4;
         m.man_bits = 3;
         m.bias = t == WA_TARGET_GFX950 ? 7 : 8;
+    } else if (f == F_BF8) {
+        /* E5M2: gfx942 FNUZ (bias 16), gfx950 OCP (bias 15, IEEE-style inf/NaN) */
+        m.exp_bits = 5;
+        m.man_bits = 2;
+        m.bias = t == WA_TARGET_GFX950 ? 15 : 16;
     }
     return m;
 }
@@ -119,11 +127,11 @@ static double value_of(enum fmt f, uint32_t bits, wa_target t)
     unsigned man = bits & ((1u << m.man_bits) - 1);
     unsigned exp = (bits >> m.man_bits) & ((1u << m.exp_bits) - 1);
     unsigned sign = (bits >> (m.man_bits + m.exp_bits)) & 1u;
-    if (f == F_FP8 && t != WA_TARGET_GFX950 && bits == 0x80)
+    if ((f == F_FP8 || f == F_BF8) && t != WA_TARGET_GFX950 && bits == 0x80)
         return NAN;
     if (f == F_FP8 && t == WA_TARGET_GFX950 && exp == 15 && man == 7)
         return NAN;
-    if (f != F_FP8 && exp == (1u << m.exp_bits) - 1)
+    if (f != F_FP8 && !(f == F_BF8 && t != WA_TARGET_GFX950) && exp == (1u << m.exp_bits) - 1)
         return man ? NAN : sign ? -INFINITY : INFINITY;
     double v = exp ? ldexp(1.0 + man / (double)(1u << m.man_bits), (int)exp - m.bias)
                    : ldexp(man / (double)(1u << m.man_bits), 1 - m.bias);
@@ -153,7 +161,8 @@ static uint32_t encode_exact(enum fmt f, double v, wa_target t)
 
 /* ---- the shapes, as the test sees them (docs/simulator.md) ------------------------------------- */
 
-enum layout { L16x16x16, L32x32x8, L4x4x4, L16x16x32_16b, L16x16x32_8b, L32x32x16_8b, L16x16x4_f32 };
+enum layout { L16x16x16, L32x32x8, L4x4x4, L16x16x32_16b, L16x16x32_8b, L32x32x16_8b, L16x16x4_f32,
+              LKC /* the rule the others follow: KL = K*M*blocks/64 consecutive k per lane */ };
 
 #define BIT90A WA_TARGET_BIT(WA_TARGET_GFX90A)
 #define BITALL (WA_TARGET_BIT(WA_TARGET_GFX90A) | WA_TARGET_BIT(WA_TARGET_GFX942) | \
@@ -165,23 +174,59 @@ typedef struct tshape {
     enum layout lay;
     unsigned m, n, k, blocks, ab_regs, cd_regs;
     unsigned blgp_targets; /* where BLGP is defined for the opcode */
+    enum fmt fmt_b;        /* B's format (differs from A's for the mixed fp8/bf8 opcodes) */
 } tshape;
 
 static const tshape tshapes[] = {
-    { WA_OP_V_MFMA_F32_16X16X16_F16, F_F16, L16x16x16, 16, 16, 16, 1, 2, 4, BIT90A },
-    { WA_OP_V_MFMA_F32_32X32X8_F16, F_F16, L32x32x8, 32, 32, 8, 1, 2, 16, BIT90A },
-    { WA_OP_V_MFMA_F32_4X4X4_16B_F16, F_F16, L4x4x4, 4, 4, 4, 16, 2, 4, BITALL },
-    { WA_OP_V_MFMA_F32_16X16X16_BF16, F_BF16, L16x16x16, 16, 16, 16, 1, 2, 4, BIT90A },
-    { WA_OP_V_MFMA_F32_32X32X8_BF16, F_BF16, L32x32x8, 32, 32, 8, 1, 2, 16, BIT90A },
-    { WA_OP_V_MFMA_F32_4X4X4_16B_BF16, F_BF16, L4x4x4, 4, 4, 4, 16, 2, 4, BITALL },
-    { WA_OP_V_MFMA_F32_16X16X32_F16, F_F16, L16x16x32_16b, 16, 16, 32, 1, 4, 4, 0 },
-    { WA_OP_V_MFMA_F32_16X16X32_BF16, F_BF16, L16x16x32_16b, 16, 16, 32, 1, 4, 4, 0 },
-    { WA_OP_V_MFMA_F32_16X16X32_FP8_FP8, F_FP8, L16x16x32_8b, 16, 16, 32, 1, 2, 4, 0 },
-    { WA_OP_V_MFMA_F32_32X32X16_FP8_FP8, F_FP8, L32x32x16_8b, 32, 32, 16, 1, 2, 16, 0 },
-    { WA_OP_V_MFMA_I32_16X16X32_I8, F_I8, L16x16x32_8b, 16, 16, 32, 1, 2, 4, 0 },
-    { WA_OP_V_MFMA_F32_16X16X4_F32, F_F32, L16x16x4_f32, 16, 16, 4, 1, 1, 4, BIT90A },
+    { WA_OP_V_MFMA_F32_16X16X16_F16, F_F16, L16x16x16, 16, 16, 16, 1, 2, 4, BIT90A, F_F16 },
+    { WA_OP_V_MFMA_F32_32X32X8_F16, F_F16, L32x32x8, 32, 32, 8, 1, 2, 16, BIT90A, F_F16 },
+    { WA_OP_V_MFMA_F32_4X4X4_16B_F16, F_F16, L4x4x4, 4, 4, 4, 16, 2, 4, BITALL, F_F16 },
+    { WA_OP_V_MFMA_F32_16X16X16_BF16, F_BF16, L16x16x16, 16, 16, 16, 1, 2, 4, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_32X32X8_BF16, F_BF16, L32x32x8, 32, 32, 8, 1, 2, 16, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_4X4X4_16B_BF16, F_BF16, L4x4x4, 4, 4, 4, 16, 2, 4, BITALL, F_BF16 },
+    { WA_OP_V_MFMA_F32_16X16X32_F16, F_F16, L16x16x32_16b, 16, 16, 32, 1, 4, 4, 0, F_F16 },
+    { WA_OP_V_MFMA_F32_16X16X32_BF16, F_BF16, L16x16x32_16b, 16, 16, 32, 1, 4, 4, 0, F_BF16 },
+    { WA_OP_V_MFMA_F32_16X16X32_FP8_FP8, F_FP8, L16x16x32_8b, 16, 16, 32, 1, 2, 4, 0, F_FP8 },
+    { WA_OP_V_MFMA_F32_32X32X16_FP8_FP8, F_FP8, L32x32x16_8b, 32, 32, 16, 1, 2, 16, 0, F_FP8 },
+    { WA_OP_V_MFMA_I32_16X16X32_I8, F_I8, L16x16x32_8b, 16, 16, 32, 1, 2, 4, 0, F_I8 },
+    { WA_OP_V_MFMA_F32_16X16X4_F32, F_F32, L16x16x4_f32, 16, 16, 4, 1, 1, 4, BIT90A, F_F32 },
+    /* the other shapes, by the general rule (docs/simulator.md) */
+    { WA_OP_V_MFMA_F32_32X32X1_2B_F32, F_F32, LKC, 32, 32, 1, 2, 1, 32, BIT90A, F_F32 },
+    { WA_OP_V_MFMA_F32_16X16X1_4B_F32, F_F32, LKC, 16, 16, 1, 4, 1, 16, BIT90A, F_F32 },
+    { WA_OP_V_MFMA_F32_4X4X1_16B_F32, F_F32, LKC, 4, 4, 1, 16, 1, 4, BITALL, F_F32 },
+    { WA_OP_V_MFMA_F32_32X32X2_F32, F_F32, LKC, 32, 32, 2, 1, 1, 16, BIT90A, F_F32 },
+    { WA_OP_V_MFMA_F32_32X32X4_2B_F16, F_F16, LKC, 32, 32, 4, 2, 2, 32, BIT90A, F_F16 },
+    { WA_OP_V_MFMA_F32_16X16X4_4B_F16, F_F16, LKC, 16, 16, 4, 4, 2, 16, BIT90A, F_F16 },
+    { WA_OP_V_MFMA_F32_32X32X16_F16, F_F16, LKC, 32, 32, 16, 1, 4, 16, 0, F_F16 },
+    { WA_OP_V_MFMA_F32_32X32X4_2B_BF16, F_BF16, LKC, 32, 32, 4, 2, 2, 32, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_16X16X4_4B_BF16, F_BF16, LKC, 16, 16, 4, 4, 2, 16, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_32X32X2BF16, F_BF16, LKC, 32, 32, 2, 2, 1, 32, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_16X16X2BF16, F_BF16, LKC, 16, 16, 2, 4, 1, 16, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_4X4X2BF16, F_BF16, LKC, 4, 4, 2, 16, 1, 4, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_32X32X4BF16, F_BF16, LKC, 32, 32, 4, 1, 1, 16, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_16X16X8BF16, F_BF16, LKC, 16, 16, 8, 1, 1, 4, BIT90A, F_BF16 },
+    { WA_OP_V_MFMA_F32_32X32X16_BF16, F_BF16, LKC, 32, 32, 16, 1, 4, 16, 0, F_BF16 },
+    { WA_OP_V_MFMA_I32_32X32X4_2B_I8, F_I8, LKC, 32, 32, 4, 2, 1, 32, BIT90A, F_I8 },
+    { WA_OP_V_MFMA_I32_16X16X4_4B_I8, F_I8, LKC, 16, 16, 4, 4, 1, 16, BIT90A, F_I8 },
+    { WA_OP_V_MFMA_I32_4X4X4_16B_I8, F_I8, LKC, 4, 4, 4, 16, 1, 4, BITALL, F_I8 },
+    { WA_OP_V_MFMA_I32_32X32X8I8, F_I8, LKC, 32, 32, 8, 1, 1, 16, BIT90A, F_I8 },
+    { WA_OP_V_MFMA_I32_16X16X16I8, F_I8, LKC, 16, 16, 16, 1, 1, 4, BIT90A, F_I8 },
+    { WA_OP_V_MFMA_I32_32X32X16_I8, F_I8, LKC, 32, 32, 16, 1, 2, 16, 0, F_I8 },
+    { WA_OP_V_MFMA_I32_16X16X64_I8, F_I8, LKC, 16, 16, 64, 1, 4, 4, 0, F_I8 },
+    { WA_OP_V_MFMA_I32_32X32X32_I8, F_I8, LKC, 32, 32, 32, 1, 4, 16, 0, F_I8 },
+    { WA_OP_V_MFMA_F32_16X16X32_BF8_BF8, F_BF8, LKC, 16, 16, 32, 1, 2, 4, 0, F_BF8 },
+    { WA_OP_V_MFMA_F32_16X16X32_BF8_FP8, F_BF8, LKC, 16, 16, 32, 1, 2, 4, 0, F_FP8 },
+    { WA_OP_V_MFMA_F32_16X16X32_FP8_BF8, F_FP8, LKC, 16, 16, 32, 1, 2, 4, 0, F_BF8 },
+    { WA_OP_V_MFMA_F32_32X32X16_BF8_BF8, F_BF8, LKC, 32, 32, 16, 1, 2, 16, 0, F_BF8 },
+    { WA_OP_V_MFMA_F32_32X32X16_BF8_FP8, F_BF8, LKC, 32, 32, 16, 1, 2, 16, 0, F_FP8 },
+    { WA_OP_V_MFMA_F32_32X32X16_FP8_BF8, F_FP8, LKC, 32, 32, 16, 1, 2, 16, 0, F_BF8 },
 };
 #define NSHAPES (sizeof(tshapes) / sizeof(tshapes[0]))
+
+static enum fmt fmt_of_b(const tshape *s)
+{
+    return s->fmt_b;
+}
 
 static const tshape *tshape_of(wa_opcode op)
 {
@@ -207,6 +252,14 @@ static place ab_place(const tshape *s, unsigned x, unsigned k, unsigned blk)
     case L16x16x32_8b: p.lane = 16 * (k / 8) + x; p.reg = (k % 8) / 4; p.sub = k % 4; break;
     case L32x32x16_8b: p.lane = 32 * (k / 8) + x; p.reg = (k % 8) / 4; p.sub = k % 4; break;
     case L16x16x4_f32: p.lane = 16 * k + x; break;
+    case LKC: {
+        unsigned kl = s->k * s->m * s->blocks / 64, bits = s->ab_regs * 32 / kl;
+        unsigned e = k % kl;
+        p.lane = (k / kl) * (s->m * s->blocks) + blk * s->m + x;
+        p.reg = e / (32 / bits);
+        p.sub = e % (32 / bits);
+        break;
+    }
     }
     return p;
 }
@@ -215,7 +268,13 @@ static place ab_place(const tshape *s, unsigned x, unsigned k, unsigned blk)
 static place cd_place(const tshape *s, unsigned i, unsigned j, unsigned blk)
 {
     place p = { 0, 0, 0 };
-    if (s->m == 32) {
+    if (s->lay == LKC) {
+        /* G = 64 / (N * blocks) lane groups of N * blocks lanes: rows step through
+           the groups in fours, then through registers */
+        unsigned g = 64 / (s->n * s->blocks);
+        p.reg = 4 * (i / (4 * g)) + i % 4;
+        p.lane = ((i / 4) % g) * (s->n * s->blocks) + blk * s->n + j;
+    } else if (s->m == 32) {
         p.reg = 4 * (i / 8) + i % 4;
         p.lane = 32 * ((i / 4) % 2) + j;
     } else if (s->blocks == 16) {
@@ -270,7 +329,7 @@ static void elem_put(uint32_t *word, unsigned bits, unsigned sub, uint32_t v)
 
 #define MAX_CHAIN 4u
 #define MAX_AB (MAX_CHAIN * 64u * 4u) /* dwords of the A (or B) buffer */
-#define MAX_CD (64u * 16u)
+#define MAX_CD (64u * 32u)
 #define ALL_LANES 0xFFFFFFFFFFFFFFFFull
 
 typedef struct mcase {
@@ -445,19 +504,19 @@ typedef struct mdata {
 } mdata;
 
 /* An input element: exact small values, or random full-precision ones. */
-static uint32_t input_bits(const mcase *mc)
+static uint32_t input_bits(const mcase *mc, enum fmt f)
 {
-    enum fmt f = mc->s->fmt;
     if (f == F_I8)
         return (uint32_t)rnd_int(-128, 127) & 0xFFu;
     if (mc->random) {
         switch (f) {
         case F_F32: return bits_of((float)((rnd() / 4294967296.0 - 0.5) * 8.0));
-        case F_FP8: {
+        case F_FP8:
+        case F_BF8: {
             uint32_t v;
             do
                 v = rnd() & 0xFFu;
-            while (isnan(value_of(f, v, mc->target)));
+            while (!isfinite(value_of(f, v, mc->target)));
             return v;
         }
         default: {
@@ -487,7 +546,8 @@ static void fill_inputs(const mcase *mc, mdata *md)
                 for (unsigned x = 0; x < (which ? s->n : s->m); x++)
                     for (unsigned kk = 0; kk < s->k; kk++) {
                         place p = ab_place(s, x, kk, blk);
-                        elem_put(&img[p.lane * s->ab_regs + p.reg], bits, p.sub, input_bits(mc));
+                        elem_put(&img[p.lane * s->ab_regs + p.reg], bits, p.sub,
+                                 input_bits(mc, which ? fmt_of_b(s) : s->fmt));
                         placed++;
                     }
             CHECK_EQ_UINT(placed, 64 * s->ab_regs * per_reg); /* the layout covers every slot */
@@ -551,7 +611,7 @@ static void model(const mcase *mc, mdata *md)
                         unsigned blane = blgp_lane(mc->blgp, pb.lane);
                         uint32_t ab = elem_get(aimg[pa.lane * s->ab_regs + pa.reg], bits, pa.sub);
                         uint32_t bb = elem_get(bimg[blane * s->ab_regs + pb.reg], bits, pb.sub);
-                        double av = value_of(s->fmt, ab, t), bv = value_of(s->fmt, bb, t);
+                        double av = value_of(s->fmt, ab, t), bv = value_of(fmt_of_b(s), bb, t);
                         acc += av * bv;
                         mag += fabs(av * bv);
                         iacc += (uint32_t)((int32_t)(int8_t)ab * (int32_t)(int8_t)bb);
@@ -736,19 +796,27 @@ static const wa_target all_targets[] = { WA_TARGET_GFX90A, WA_TARGET_GFX942, WA_
    block-scaled ones, which are not (with a reason). */
 static void every_mfma_in_the_table(void)
 {
-    unsigned mfmas = 0;
+    unsigned mfmas = 0, other = 0, refused = 0;
     for (unsigned op = 0; op < wa_isa_count(); op++) {
         const wa_isa_info *info = wa_isa_get(op);
         if (!(info->flags & WA_IF_MFMA))
             continue;
         mfmas++;
-        if (info->flags & WA_IF_F8F6F4) {
+        const wa_mfma_shape *sh = wa_isa_mfma_shape(op);
+        if (sh->input == WA_MFMA_IN_XF32) {
             const char *why = wa_sim_unsupported(op);
             if (CHECK_MSG(why != NULL, "%s should not be executed", info->mnemonic))
-                CHECK_STR_CONTAINS(why, "block-scaled");
+                CHECK_STR_CONTAINS(why, "xf32");
+            refused++;
             continue;
         }
-        if (wa_isa_mfma_shape(op)->input == WA_MFMA_IN_F64) { /* DGEMM: dgemm_layouts */
+        if (sh->input == WA_MFMA_IN_F8F6F4 || sh->sparse) { /* f8f6f4_cases, smfmac_cases */
+            CHECK_MSG(wa_sim_unsupported(op) == NULL, "%s is not executed", info->mnemonic);
+            other++;
+            continue;
+        }
+        if (sh->input == WA_MFMA_IN_F64) { /* DGEMM: dgemm_layouts */
+            other++;
             CHECK_MSG(wa_sim_unsupported(op) == NULL, "%s is not executed", info->mnemonic);
             continue;
         }
@@ -756,7 +824,8 @@ static void every_mfma_in_the_table(void)
         CHECK_MSG(wa_sim_unsupported(op) == NULL, "%s is not executed: %s", info->mnemonic,
                   wa_sim_unsupported(op));
     }
-    CHECK_EQ_UINT(mfmas, NSHAPES + 2 + 2);
+    CHECK_EQ_UINT(mfmas, NSHAPES + other + refused);
+    CHECK_EQ_UINT(refused, 2); /* the two xf32 MFMAs */
 }
 
 /* One MFMA with C from VGPRs, D in VGPRs. */
@@ -772,7 +841,12 @@ static void every_opcode_vgpr(void)
             expect_ok(&mc);
             runs++;
         }
-    CHECK_EQ_UINT(runs, 7 + 10 + 12); /* gfx90a, gfx942, gfx950 */
+    unsigned want = 0; /* (shape, target) pairs the table makes available */
+    for (unsigned t = 0; t < 3; t++)
+        for (unsigned s = 0; s < NSHAPES; s++)
+            want += wa_isa_available(tshapes[s].op, all_targets[t]) != 0;
+    CHECK_EQ_UINT(runs, want);
+    CHECK(runs >= 3 * 12); /* every target runs a dozen shapes at least */
 }
 
 /* C/D in AGPRs, srcC the inline constant 0; then A/B in AGPRs as well. */
@@ -1059,7 +1133,13 @@ static void unsupported_fields_reported(void)
                     CHECK_STATUS(run_mfma_case(&mc), WA_E_UNSUPPORTED);
             }
         }
-    CHECK_EQ_UINT(blgp_reported, 8 + 10); /* gfx942, gfx950: all but the two 4x4x4 */
+    unsigned want = 0; /* (shape, target) pairs whose BLGP the table leaves undefined */
+    for (unsigned t = 0; t < 3; t++)
+        for (unsigned s = 0; s < NSHAPES; s++)
+            want += wa_isa_available(tshapes[s].op, all_targets[t]) &&
+                    !(tshapes[s].blgp_targets & WA_TARGET_BIT(all_targets[t]));
+    CHECK_EQ_UINT(blgp_reported, want);
+    CHECK(blgp_reported >= 2 * 8); /* most gfx942/gfx950 MFMAs */
 }
 
 /* The diagnostic names the field and the target. */
@@ -1268,12 +1348,17 @@ static void missing_waits_reported(void)
 }
 
 /* The block-scaled MFMAs are not executed: the run says why. */
-static void block_scaled_unsupported(void)
+static void f8f6f4_reserved_format_unsupported(void)
 {
     CHECK_STATUS(run_text(WA_TARGET_GFX950,
-                          "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], 0, v20, v21\n"
+                          "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], 0, v20, v21 cbsz:5\n"
                           "  s_endpgm\n",
-                          "block-scaled"),
+                          "reserved format"),
+                 WA_E_UNSUPPORTED);
+    CHECK_STATUS(run_text(WA_TARGET_GFX942,
+                          "  v_mfma_f32_16x16x8_xf32 v[0:3], v[4:5], v[6:7], 0\n"
+                          "  s_endpgm\n",
+                          "xf32"),
                  WA_E_UNSUPPORTED);
 }
 
@@ -1503,6 +1588,7 @@ typedef struct dgemm_case {
     uint64_t exec;
     const char *c_imm;    /* srcC constant, or NULL for registers */
     int agpr;             /* C/D in AGPRs */
+    unsigned neg;         /* neg:[a,b,c] bits (gfx942/gfx950) */
 } dgemm_case;
 
 static double dg_val(uint64_t b)
@@ -1554,6 +1640,8 @@ static int dgemm_run(const dgemm_case *dc, const uint64_t *in, uint64_t *out)
         sb_add(&t, "%c[8:%u]", cd, 7 + 2 * pairs);
     if (dc->cbsz)
         sb_add(&t, " cbsz:%u abid:%u", dc->cbsz, dc->abid);
+    if (dc->neg)
+        sb_add(&t, " neg:[%u,%u,%u]", dc->neg & 1u, dc->neg >> 1 & 1u, dc->neg >> 2 & 1u);
     sb_add(&t, "\n  s_mov_b64 exec, -1\n  s_nop 15\n  s_nop 15\n");
     if (dc->agpr)
         for (unsigned r = 0; r < 2 * pairs; r++)
@@ -1598,9 +1686,11 @@ static void dgemm_check(const dgemm_case *dc, unsigned seed)
             for (unsigned j = 0; j < n; j++) {
                 unsigned p = i / groups, lane = (i % groups) * n * blocks + b * n + j;
                 double c = dc->c_imm ? (dc->c_imm[0] == '1' ? 1.0 : dg_val(2)) : dg_val(in[128 + 64 * p + lane]);
-                double s = c;
+                /* neg:[a,b,c] negates A, B and C as they are read */
+                double na = dc->neg & 1u ? -1.0 : 1.0, nb = dc->neg & 2u ? -1.0 : 1.0;
+                double s = dc->neg & 4u ? -c : c;
                 for (unsigned kk = 0; kk < k; kk++)
-                    s += dg_val(in[16 * kk + ab * m + i]) * dg_val(in[64 + 16 * kk + b * n + j]);
+                    s += na * dg_val(in[16 * kk + ab * m + i]) * nb * dg_val(in[64 + 16 * kk + b * n + j]);
                 if (dc->exec >> lane & 1u)
                     want[64 * p + lane] = dg_bits(s);
             }
@@ -1625,7 +1715,7 @@ static void dgemm_layouts(void)
 {
     for (unsigned t = 0; t < 3; t++)
         for (int small = 0; small < 2; small++) {
-            dgemm_case dc = { all_targets[t], small, 0, 0, ~0ull, NULL, 0 };
+            dgemm_case dc = { all_targets[t], small, 0, 0, ~0ull, NULL, 0, 0 };
             ut_context("%s %s", wa_target_name(dc.target), small ? "4x4x4_4b" : "16x16x4");
             dgemm_check(&dc, 10 + t * 2 + (unsigned)small);
             dc.agpr = 1;
@@ -1637,10 +1727,17 @@ static void dgemm_layouts(void)
             dc.c_imm = "1.0";
             dgemm_check(&dc, 40 + t);
         }
+    /* neg:[a,b,c] on gfx942/gfx950: every combination */
+    for (unsigned t = 1; t < 3; t++)
+        for (unsigned neg = 1; neg < 8; neg++) {
+            dgemm_case dc = { all_targets[t], (int)(neg & 1u), 0, 0, ~0ull, NULL, 0, neg };
+            ut_context("%s neg %u", wa_target_name(dc.target), neg);
+            dgemm_check(&dc, 70 + 8 * t + neg);
+        }
     /* cbsz/abid broadcast A between the 4x4x4_4b blocks */
     for (unsigned cbsz = 1; cbsz <= 2; cbsz++)
         for (unsigned abid = 0; abid < (1u << cbsz); abid++) {
-            dgemm_case dc = { WA_TARGET_GFX942, 1, cbsz, abid, ~0ull, NULL, 0 };
+            dgemm_case dc = { WA_TARGET_GFX942, 1, cbsz, abid, ~0ull, NULL, 0, 0 };
             ut_context("cbsz %u abid %u", cbsz, abid);
             dgemm_check(&dc, 50 + cbsz * 4 + abid);
         }
@@ -1658,7 +1755,7 @@ static void dgemm_f64_precision(void)
     in[0] = dg_bits(1.0 + 0x1p-40);  /* A[0][0] */
     in[64] = dg_bits(3.0);           /* B[0][0] */
     in[128] = dg_bits(-3.0);         /* C[0][0]: pair 0, lane 0 */
-    dgemm_case dc = { WA_TARGET_GFX942, 0, 0, 0, ~0ull, NULL, 0 };
+    dgemm_case dc = { WA_TARGET_GFX942, 0, 0, 0, ~0ull, NULL, 0, 0 };
     if (dgemm_run(&dc, in, out)) {
         CHECK_EQ_HEX(out[0], dg_bits(3.0 * 0x1p-40));
         CHECK_EQ_HEX(out[1], 0ull);
@@ -1681,7 +1778,7 @@ static void dgemm_blgp_rejected(void)
                            "  s_endpgm\n"));
     if (prog) {
         CHECK_STATUS(wa_program_validate(NULL, prog, NULL), WA_E_VALIDATE);
-        CHECK_DIAG(ctx, WA_E_VALIDATE, "blgp must be 0", UT_ANY, UT_ANY, UT_ANY);
+        CHECK_DIAG(ctx, WA_E_VALIDATE, "takes no blgp", UT_ANY, UT_ANY, UT_ANY);
     }
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
@@ -1690,6 +1787,385 @@ static void dgemm_blgp_rejected(void)
     CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_16X16X4_F64, WA_TARGET_GFX950), 16);
     CHECK_EQ_UINT(wa_isa_mfma_passes(WA_OP_V_MFMA_F64_4X4X4_4B_F64, WA_TARGET_GFX950), 4);
     CHECK_EQ_INT(wa_isa_get(WA_OP_V_MFMA_F64_4X4X4_4B_F64)->hazard, WA_HZ_MFMA_DGEMM);
+}
+
+/* ---- SMFMAC and the f8f6f4 MFMAs ------------------------------------------------------------------
+
+   A kernel of its own: every operand register r is loaded from dword r * 64 + lane
+   of its buffer (a: A, b: B then the extra registers, c: C), the instruction runs
+   once, and D is stored the same way. The reference below rebuilds dense matrices
+   from the register images with the test's own decoders:
+     A (and B) of an M x N x K MFMA: lane (k / KL) * M + i holds KL = K * M / 64
+       consecutive k; element e of a lane is bits [b*e, b*e + b) of the lane's
+       registers taken as one bit string (b = 4, 6, 8 or 16 bits).
+     SMFMAC: A's lane holds KL/2 values; value c lies in group c / 2 of four
+       positions of the lane's KL, at the position given by bits [2c+1:2c] of the
+       lane's index set; the index VGPR holds 32 / KL sets, cbsz 0 lets abid pick
+       one, any other cbsz takes set 0.
+     f8f6f4: cbsz (A) and blgp (B) give the formats (0 fp8 E4M3, 1 bf8 E5M2, 2 fp6
+       E2M3, 3 bf6 E3M2, 4 fp4 E2M1, all OCP); the scaled form multiplies a lane's
+       32 elements by 2^(s - 127), s the E8M0 byte op_sel[i] + 2 * op_sel_hi[i] of
+       the lane's scale VGPR.
+     C/D: G = 64 / N lane groups; row i in register 4 * (i / (4G)) + i % 4, lane
+       ((i / 4) % G) * N + j. */
+
+typedef struct xcase {
+    wa_opcode op;
+    wa_target target;
+    unsigned cbsz, abid, blgp, op_sel, op_sel_hi;
+    int agpr;           /* vdst and C in AGPRs */
+    uint64_t exec;
+    uint64_t seed;
+} xcase;
+
+#define X_MAX_REGS 16u
+
+typedef struct xdata {
+    uint32_t a[X_MAX_REGS * 64], b[X_MAX_REGS * 64], c[X_MAX_REGS * 64], d[X_MAX_REGS * 64];
+    double want[X_MAX_REGS * 64], tol[X_MAX_REGS * 64];
+} xdata;
+
+/* OCP small floats (no infinity or NaN in the 6- and 4-bit ones). */
+static double ocp_value(unsigned format, uint32_t v)
+{
+    static const struct { unsigned e, m; int bias; } f[5] = {
+        { 4, 3, 7 }, { 5, 2, 15 }, { 2, 3, 1 }, { 3, 2, 3 }, { 2, 1, 1 } };
+    unsigned eb = f[format].e, mb = f[format].m;
+    unsigned man = v & ((1u << mb) - 1u), exp = (v >> mb) & ((1u << eb) - 1u);
+    unsigned sign = (v >> (eb + mb)) & 1u;
+    if (format == 0 && exp == 15 && man == 7)
+        return NAN;
+    if (format == 1 && exp == 31)
+        return man ? NAN : sign ? -INFINITY : INFINITY;
+    double mag = exp ? ldexp(1.0 + man / (double)(1u << mb), (int)exp - f[format].bias)
+                     : ldexp(man / (double)(1u << mb), 1 - f[format].bias);
+    return sign ? -mag : mag;
+}
+
+static unsigned ocp_bits(unsigned format) { return format < 2 ? 8 : format < 4 ? 6 : 4; }
+
+/* Bits [b*e, b*e + b) of `nregs` registers of lane `lane` (register-major image). */
+static uint32_t lane_field(const uint32_t *img, unsigned lane, unsigned b, unsigned e)
+{
+    unsigned off = b * e, r = off / 32, sh = off % 32;
+    uint64_t w = img[r * 64 + lane];
+    if (sh + b > 32)
+        w |= (uint64_t)img[(r + 1) * 64 + lane] << 32;
+    return (uint32_t)(w >> sh) & (b == 32 ? 0xFFFFFFFFu : (1u << b) - 1u);
+}
+
+static void lane_field_put(uint32_t *img, unsigned lane, unsigned b, unsigned e, uint32_t v)
+{
+    unsigned off = b * e;
+    for (unsigned q = 0; q < b; q++) {
+        unsigned bit = off + q, r = bit / 32;
+        uint32_t m = 1u << (bit % 32);
+        img[r * 64 + lane] = (v >> q & 1u) ? img[r * 64 + lane] | m : img[r * 64 + lane] & ~m;
+    }
+}
+
+/* The test's input formats for the dense operands of an SMFMAC (names give them). */
+static enum fmt smfmac_fmt(const char *mn, int b)
+{
+    if (strstr(mn, "_f16"))
+        return F_F16;
+    if (strstr(mn, "_bf16"))
+        return F_BF16;
+    if (strstr(mn, "_i8"))
+        return F_I8;
+    /* ..._<A>_<B>: the last two words, fp8 or bf8 */
+    const char *p = strrchr(mn, '_');
+    return strncmp(b ? p + 1 : p - 3, "bf8", 3) == 0 ? F_BF8 : F_FP8;
+}
+
+static char *xcase_text(const xcase *xc, unsigned na, unsigned nb, unsigned ncd, unsigned extra,
+                        int sparse)
+{
+    sbuf t = { NULL, 0, 0 };
+    const wa_isa_info *info = wa_isa_get(xc->op);
+    sb_add(&t, ".kernel xcase\n  .target %s\n  .workgroup_size 64, 1, 1\n  .lds_bytes 0\n",
+           wa_target_name(xc->target));
+    sb_add(&t, "  .abi kernarg_ptr, workitem_id_x\n"
+               "  .arg a, global_buffer, offset:0, size:8, align:8, const\n"
+               "  .arg b, global_buffer, offset:8, size:8, align:8, const\n"
+               "  .arg c, global_buffer, offset:16, size:8, align:8, const\n"
+               "  .arg d, global_buffer, offset:24, size:8, align:8\n");
+    sb_add(&t, "  s_load_dwordx8 s[4:11], s[0:1], 0\n  v_lshlrev_b32 v1, 2, v0\n"
+               "  s_waitcnt lgkmcnt(0)\n");
+    for (unsigned r = 0; r < na; r++)
+        sb_add(&t, "  global_load_dword v%u, v1, s[4:5] offset:%u\n", 100 + r, 256 * r);
+    for (unsigned r = 0; r < nb + extra; r++)
+        sb_add(&t, "  global_load_dword v%u, v1, s[6:7] offset:%u\n", 110 + r, 256 * r);
+    for (unsigned r = 0; r < ncd; r++)
+        sb_add(&t, "  global_load_dword v%u, v1, s[8:9] offset:%u\n", 32 + r, 256 * r);
+    sb_add(&t, "  s_waitcnt vmcnt(0)\n");
+    char cd = xc->agpr ? 'a' : 'v';
+    if (xc->agpr)
+        for (unsigned r = 0; r < ncd; r++)
+            sb_add(&t, "  v_accvgpr_write_b32 a%u, v%u\n", 32 + r, 32 + r);
+    sb_add(&t, "  s_nop 4\n");
+    if (xc->exec != ALL_LANES) {
+        sb_add(&t, "  s_mov_b32 exec_lo, 0x%08x\n", (unsigned)(uint32_t)xc->exec);
+        sb_add(&t, "  s_mov_b32 exec_hi, 0x%08x\n", (unsigned)(uint32_t)(xc->exec >> 32));
+    }
+    char rd[32], ra[32], rb[32];
+    reg_text(rd, sizeof(rd), cd, 32, ncd);
+    reg_text(ra, sizeof(ra), 'v', 100, na);
+    reg_text(rb, sizeof(rb), 'v', 110, nb);
+    sb_add(&t, "  %s %s, %s, %s, ", info->mnemonic, rd, ra, rb);
+    if (sparse)
+        sb_add(&t, "v%u", 110 + nb);
+    else
+        sb_add(&t, "%s", rd);
+    if (info->num_operands == 6)
+        sb_add(&t, ", v%u, v%u", 110 + nb, 111 + nb);
+    if (xc->op_sel)
+        sb_add(&t, " op_sel:[%u,%u,0]", xc->op_sel & 1u, xc->op_sel >> 1 & 1u);
+    if (xc->op_sel_hi)
+        sb_add(&t, " op_sel_hi:[%u,%u,0]", xc->op_sel_hi & 1u, xc->op_sel_hi >> 1 & 1u);
+    if (xc->cbsz)
+        sb_add(&t, " cbsz:%u", xc->cbsz);
+    if (xc->abid)
+        sb_add(&t, " abid:%u", xc->abid);
+    if (xc->blgp)
+        sb_add(&t, " blgp:%u", xc->blgp);
+    sb_add(&t, "\n");
+    if (xc->exec != ALL_LANES)
+        sb_add(&t, "  s_mov_b64 exec, -1\n");
+    sb_add(&t, "  s_nop 15\n  s_nop 4\n");
+    if (xc->agpr)
+        for (unsigned r = 0; r < ncd; r++)
+            sb_add(&t, "  v_accvgpr_read_b32 v%u, a%u\n", 32 + r, 32 + r);
+    for (unsigned r = 0; r < ncd; r++)
+        sb_add(&t, "  global_store_dword v1, v%u, s[10:11] offset:%u\n", 32 + r, 256 * r);
+    sb_add(&t, "  s_endpgm\n.end_kernel\n");
+    return t.p;
+}
+
+/* A random element of `format` (test formats) or OCP format code `ocp` (when
+   `ocp` >= 0), never NaN or infinite. */
+static uint32_t x_random_bits(enum fmt f, int ocp, wa_target t)
+{
+    for (;;) {
+        if (ocp >= 0) {
+            uint32_t v = rnd() & ((1u << ocp_bits((unsigned)ocp)) - 1u);
+            if (isfinite(ocp_value((unsigned)ocp, v)))
+                return v;
+            continue;
+        }
+        if (f == F_I8)
+            return rnd() & 0xFFu;
+        if (f == F_F16 || f == F_BF16) {
+            minifloat m = minifloat_of(f, t);
+            uint32_t sign = rnd() & 1u, man = rnd() & ((1u << m.man_bits) - 1u);
+            uint32_t exp = (uint32_t)(m.bias + rnd_int(-4, 3));
+            return sign << (m.exp_bits + m.man_bits) | exp << m.man_bits | man;
+        }
+        uint32_t v = rnd() & 0xFFu;
+        if (isfinite(value_of(f, v, t)))
+            return v;
+    }
+}
+
+/* Runs one SMFMAC or f8f6f4 case and checks D (and the lanes EXEC leaves alone). */
+static void run_xcase(const xcase *xc)
+{
+    const wa_isa_info *info = wa_isa_get(xc->op);
+    const wa_mfma_shape *sh = wa_isa_mfma_shape(xc->op);
+    REQUIRE(sh != NULL);
+    int sparse = sh->sparse != 0, scaled = info->num_operands == 6;
+    unsigned M = sh->m, N = sh->n, K = sh->k;
+    unsigned kl = K * M / 64;              /* dense k per lane */
+    int ocp_a = -1, ocp_b = -1;
+    enum fmt fa = F_F32, fb = F_F32;
+    unsigned ba, bb;
+    if (sh->input == WA_MFMA_IN_F8F6F4) {
+        ocp_a = (int)xc->cbsz;
+        ocp_b = (int)xc->blgp;
+        ba = ocp_bits(xc->cbsz);
+        bb = ocp_bits(xc->blgp);
+    } else {
+        fa = smfmac_fmt(info->mnemonic, 0);
+        fb = smfmac_fmt(info->mnemonic, 1);
+        ba = fmt_bits(fa);
+        bb = fmt_bits(fb);
+    }
+    unsigned na = (sparse ? kl / 2 : kl) * ba / 32, nb = kl * bb / 32, ncd = M * N / 64;
+    ut_context("%s on %s cbsz %u abid %u blgp %u op_sel %u op_sel_hi %u%s exec %016llx",
+               info->mnemonic, wa_target_name(xc->target), xc->cbsz, xc->abid, xc->blgp,
+               xc->op_sel, xc->op_sel_hi, xc->agpr ? " agpr" : "", (unsigned long long)xc->exec);
+    CHECK_EQ_UINT(na, info->operands[1].size ? info->operands[1].size : na);
+    xdata *x = calloc(1, sizeof(*x));
+    REQUIRE(x != NULL);
+    rng_seed(xc->seed);
+    for (unsigned l = 0; l < 64; l++) {
+        for (unsigned e = 0; e < (sparse ? kl / 2 : kl); e++)
+            lane_field_put(x->a, l, ba, e, x_random_bits(fa, ocp_a, xc->target));
+        for (unsigned e = 0; e < kl; e++)
+            lane_field_put(x->b, l, bb, e, x_random_bits(fb, ocp_b, xc->target));
+    }
+    /* extra registers after B: the index VGPR (valid 2:4 pairs) or the scales */
+    static const unsigned char pairs[6] = { 0x4, 0x8, 0xC, 0x9, 0xD, 0xE }; /* idx1:idx0 */
+    for (unsigned l = 0; l < 64; l++) {
+        if (sparse) {
+            uint32_t v = 0;
+            for (unsigned g = 0; g < 16; g++)
+                v |= (uint32_t)pairs[rnd() % 6] << (4 * g);
+            x->b[nb * 64 + l] = v;
+        } else if (scaled) {
+            x->b[nb * 64 + l] = rnd();
+            x->b[(nb + 1) * 64 + l] = rnd();
+            /* scale bytes within 2^-8 .. 2^8 keep the sums far from overflow */
+            for (unsigned q = 0; q < 2; q++) {
+                uint32_t w = 0;
+                for (unsigned by = 0; by < 4; by++)
+                    w |= (uint32_t)rnd_int(119, 135) << (8 * by);
+                x->b[(nb + q) * 64 + l] = w;
+            }
+        }
+    }
+    int integer = sh->input == WA_MFMA_IN_I8;
+    for (unsigned w = 0; w < ncd * 64; w++)
+        x->c[w] = integer ? (uint32_t)rnd_int(-5000, 5000) : bits_of((float)rnd_int(-64, 64) * 0.25f);
+
+    /* the reference */
+    static double A[32][128], B[128][32];
+    unsigned set = xc->cbsz == 0 ? xc->abid : 0;
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned k = 0; k < K; k++)
+            A[i][k] = 0;
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned q = 0; q < K / kl; q++) {
+            unsigned lane = q * M + i;
+            double sa = 1.0;
+            if (scaled)
+                sa = ldexp(1.0, (int)(x->b[nb * 64 + lane] >> (8 * ((xc->op_sel & 1u) | (xc->op_sel_hi & 1u) << 1)) & 0xFFu) - 127);
+            if (sparse) {
+                uint32_t ix = x->b[nb * 64 + lane] >> (kl * set);
+                for (unsigned cc = 0; cc < kl / 2; cc++) {
+                    unsigned k = q * kl + 4 * (cc / 2) + (ix >> (2 * cc) & 3u);
+                    A[i][k] += value_of(fa, lane_field(x->a, lane, ba, cc), xc->target);
+                }
+            } else {
+                for (unsigned e = 0; e < kl; e++)
+                    A[i][q * kl + e] = sa * ocp_value((unsigned)ocp_a, lane_field(x->a, lane, ba, e));
+            }
+        }
+    for (unsigned j = 0; j < N; j++)
+        for (unsigned q = 0; q < K / kl; q++) {
+            unsigned lane = q * N + j;
+            double sb = 1.0;
+            if (scaled)
+                sb = ldexp(1.0, (int)(x->b[(nb + 1) * 64 + lane] >> (8 * ((xc->op_sel >> 1 & 1u) | (xc->op_sel_hi >> 1 & 1u) << 1)) & 0xFFu) - 127);
+            for (unsigned e = 0; e < kl; e++) {
+                uint32_t v = lane_field(x->b, lane, bb, e);
+                B[q * kl + e][j] = ocp_b >= 0 ? sb * ocp_value((unsigned)ocp_b, v) : value_of(fb, v, xc->target);
+            }
+        }
+    unsigned groups = 64 / N;
+    for (unsigned i = 0; i < M; i++)
+        for (unsigned j = 0; j < N; j++) {
+            unsigned reg = 4 * (i / (4 * groups)) + i % 4, lane = ((i / 4) % groups) * N + j;
+            unsigned w = reg * 64 + lane;
+            double acc = integer ? (double)(int32_t)x->c[w] : (double)f32_of(x->c[w]), mag = fabs(acc);
+            for (unsigned k = 0; k < K; k++) {
+                acc += A[i][k] * B[k][j];
+                mag += fabs(A[i][k] * B[k][j]);
+            }
+            if (!(xc->exec >> lane & 1u)) {
+                x->want[w] = integer ? (double)(int32_t)x->c[w] : (double)f32_of(x->c[w]);
+                x->tol[w] = 0;
+            } else {
+                x->want[w] = acc;
+                x->tol[w] = integer ? 0 : ldexp(mag, -22) + 1e-30;
+            }
+        }
+
+    wa_context *ctx = ut_context_new(xc->target);
+    char *text = xcase_text(xc, na, nb, ncd, sparse ? 1 : scaled ? 2 : 0, sparse);
+    wa_program *prog = ut_parse(ctx, text);
+    wa_sim *sim = NULL;
+    wa_sim_options o = WA_SIM_OPTIONS_INIT;
+    o.flags = WA_SIM_TIMING | WA_SIM_HAZARDS;
+    o.seed = xc->seed;
+    if (prog && CHECK_MSG(wa_sim_create(&sim, prog, &o) == WA_OK, "%s", ut_diags_text(ctx))) {
+        CHECK_OK(wa_sim_bind_buffer(sim, 0, x->a, sizeof(x->a)));
+        CHECK_OK(wa_sim_bind_buffer(sim, 1, x->b, sizeof(x->b)));
+        CHECK_OK(wa_sim_bind_buffer(sim, 2, x->c, sizeof(x->c)));
+        CHECK_OK(wa_sim_bind_buffer(sim, 3, x->d, sizeof(x->d)));
+        if (CHECK_MSG(wa_sim_run(sim) == WA_OK, "%s\n%s", ut_diags_text(ctx), text)) {
+            unsigned bad = 0;
+            for (unsigned w = 0; w < ncd * 64; w++) {
+                double got = integer ? (double)(int32_t)x->d[w] : (double)f32_of(x->d[w]);
+                int ok = integer ? x->d[w] == (uint32_t)(int64_t)x->want[w]
+                                 : fabs(got - x->want[w]) <= x->tol[w];
+                if (!ok && bad++ < 4)
+                    CHECK_MSG(0, "D register %u lane %u: got %.9g, want %.9g", w / 64, w % 64, got,
+                              x->want[w]);
+            }
+            CHECK_EQ_UINT(bad, 0);
+        }
+    }
+    wa_sim_destroy(sim);
+    wa_program_destroy(prog);
+    free(text);
+    wa_context_destroy(ctx);
+    free(x);
+    ut_context("%s", "");
+}
+
+/* Every SMFMAC on gfx942/gfx950, each index set, cbsz != 0 (set 0), AGPR
+   destinations and a partial EXEC. */
+static void smfmac_cases(void)
+{
+    unsigned runs = 0;
+    for (unsigned t = 1; t < 3; t++)
+        for (unsigned op = 0; op < wa_isa_count(); op++) {
+            const wa_mfma_shape *sh = wa_isa_mfma_shape(op);
+            if (!sh || !sh->sparse || !wa_isa_available(op, all_targets[t]))
+                continue;
+            unsigned kl = sh->k * sh->m / 64, nsets = 32 / kl;
+            for (unsigned set = 0; set < nsets; set++) {
+                xcase xc = { (wa_opcode)op, all_targets[t], 0, set, 0, 0, 0, (int)(set & 1u),
+                             ALL_LANES, 300 + op + set };
+                run_xcase(&xc);
+                runs++;
+            }
+            xcase xc = { (wa_opcode)op, all_targets[t], 3, nsets > 1 ? 1 : 0, 0, 0, 0, 0,
+                         0x00FF00FF0F0F0F0Full, 900 + op };
+            run_xcase(&xc);
+            runs++;
+        }
+    CHECK(runs >= 14 * 2 + 14);
+    /* an abid naming no index set is refused (i8 on gfx950: one set of 32 bits) */
+    CHECK_STATUS(run_text(WA_TARGET_GFX950,
+                          "  v_smfmac_i32_16x16x128_i8 v[0:3], v[4:7], v[8:15], v16 abid:1\n"
+                          "  s_endpgm\n",
+                          "abid:1|index set"),
+                 WA_E_UNSUPPORTED);
+}
+
+/* The f8f6f4 MFMAs: every pair of A/B formats, unscaled and scaled with each
+   scale byte. */
+static void f8f6f4_cases(void)
+{
+    static const wa_opcode ops[4] = { WA_OP_V_MFMA_F32_16X16X128_F8F6F4, WA_OP_V_MFMA_F32_32X32X64_F8F6F4,
+                                      WA_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4,
+                                      WA_OP_V_MFMA_SCALE_F32_32X32X64_F8F6F4 };
+    unsigned runs = 0;
+    for (unsigned o = 0; o < 4; o++)
+        for (unsigned fa = 0; fa < 5; fa++)
+            for (unsigned fb = 0; fb < 5; fb++) {
+                if (o % 2 == 1 && (fa + fb) % 2) /* the 32x32 forms: half the pairs */
+                    continue;
+                unsigned sel = (fa * 5 + fb) % 16;
+                xcase xc = { ops[o], WA_TARGET_GFX950, fa, 0, fb, o >= 2 ? sel & 3u : 0,
+                             o >= 2 ? sel >> 2 : 0, (int)((fa + fb) % 3 == 0),
+                             fa == 2 ? 0xF0F0F0F0FFFF0000ull : ALL_LANES, 500 + 25 * o + 5 * fa + fb };
+                run_xcase(&xc);
+                runs++;
+            }
+    CHECK_EQ_UINT(runs, 25 + 13 + 25 + 13);
 }
 
 UT_SUITE(UT_CASE(model_layouts_are_bijections)
@@ -1714,7 +2190,9 @@ UT_SUITE(UT_CASE(model_layouts_are_bijections)
          UT_CASE(undefined_inputs_not_read)
          UT_CASE(undef_errors_mode)
          UT_CASE(missing_waits_reported)
-         UT_CASE(block_scaled_unsupported)
+         UT_CASE(f8f6f4_reserved_format_unsupported)
+         UT_CASE(smfmac_cases)
+         UT_CASE(f8f6f4_cases)
          UT_CASE(example_mfma_lds)
          UT_CASE(example_gemm_kloop)
          UT_CASE(example_gemm_kloop_virtual)

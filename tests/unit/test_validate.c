@@ -145,8 +145,10 @@ static void operand_size(void)
     VALID("gfx950", "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:7], v[12:19], v[0:3], v20, v21 cbsz:4\n" END);
     INVALID("gfx950", "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21 cbsz:4\n" END,
             "srcA|expected 4 registers, got 8", 1, 3, 0);
-    INVALID("gfx950", "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21 blgp:5\n" END,
-            "blgp 5|F8F6F4", 1, 3, 0);
+    /* the reserved format codes 5..7 take the fp8 size, as the assembler reads them */
+    VALID("gfx950", "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21 blgp:5\n" END);
+    INVALID("gfx950", "  v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:15], v[0:3], v20, v21 blgp:5\n" END,
+            "srcB|expected 8 registers", 1, 3, 0);
     teardown();
 }
 
@@ -316,8 +318,29 @@ static void mfma_operands(void)
             "srcC and vdst|both be VGPRs or both AGPRs", 1, 3, 0);
     /* broadcast controls */
     VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3] cbsz:1 abid:1 blgp:7\n" END);
-    INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3] cbsz:1 abid:2\n" END,
-            "abid 2|2^cbsz", 1, 3, 0);
+    /* abid beyond 2^cbsz assembles (the simulator refuses what it cannot place) */
+    VALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3] cbsz:1 abid:2\n" END);
+    /* f64: blgp on gfx90a, neg:[a,b,c] in the same field on gfx942/gfx950 */
+    VALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7] blgp:1\n" END);
+    INVALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], v[0:7] neg:[1,0,0]\n" END,
+            "neg|gfx90a", 1, 3, 0);
+    VALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] neg:[1,0,1]\n" END);
+    INVALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] blgp:1\n" END,
+            "blgp|neg modifier", 1, 3, 0);
+    /* SMFMAC: vdst is the accumulator, the last operand one index VGPR; no blgp */
+    VALID("gfx942", "  v_smfmac_f32_16x16x32_f16 a[0:3], v[4:5], a[8:11], v1 cbsz:1 abid:3\n" END);
+    INVALID("gfx942", "  v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[8:11], a1\n" END, "idx", 1, 3, 0);
+    INVALID("gfx942", "  v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[8:11], v[0:3]\n" END,
+            "idx|expected 1 register", 1, 3, 0);
+    INVALID("gfx942", "  v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[8:11], v1 blgp:1\n" END, "blgp", 1, 3, 0);
+    INVALID("gfx90a", "  v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[8:11], v1\n" END, "gfx90a", 1, 3, 0);
+    /* xf32 exists on gfx942 only */
+    VALID("gfx942", "  v_mfma_f32_16x16x8_xf32 v[0:3], v[4:5], v[6:7], v[0:3]\n" END);
+    INVALID("gfx950", "  v_mfma_f32_16x16x8_xf32 v[0:3], v[4:5], v[6:7], v[0:3]\n" END, "gfx950", 1, 3, 0);
+    /* the unscaled f8f6f4 MFMAs take cbsz/blgp, no op_sel */
+    VALID("gfx950", "  v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:9], v[12:15], v[0:3] cbsz:2 blgp:4\n" END);
+    INVALID("gfx950", "  v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3] op_sel:[1,0,0]\n" END,
+            "op_sel", 1, 3, 0);
     INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3] blgp:8\n" END, "blgp", 1, 3, 0);
     INVALID("gfx942", "  v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3] op_sel:[1,0,0]\n" END,
             "op_sel", 1, 3, 0);
@@ -772,8 +795,8 @@ static void every_opcode_has_a_valid_form(void)
             int scalar_read = 0;
             for (unsigned k = 0; k < info->num_operands; k++)
                 ops[k] = operand_for(info, k, l, &vnext, &snext, &anext, &scalar_read);
-            if (info->flags & WA_IF_MFMA)
-                ops[3] = ops[0]; /* C = D */
+            if ((info->flags & WA_IF_MFMA) && strcmp(info->operands[3].name, "srcC") == 0)
+                ops[3] = ops[0]; /* C = D (SMFMAC: operand 3 is the index VGPR) */
             if (!CHECK_OK(wa_build(NULL, prog, (wa_opcode)op, ops, info->num_operands, NULL))) {
                 wa_program_destroy(prog);
                 continue;
@@ -830,7 +853,10 @@ static void hazard_rule_rows(void)
     VALID("gfx942", "  v_cmpx_eq_u32 vcc, 0x1234, v2\n  v_cmpx_lt_f32 s[4:5], v1, 2.0\n" END);
     INVALID("gfx942", "  v_cmpx_eq_u32 s[4:5], 0x1234, v2\n" END, "literal needs the 32-bit encoding", 1, 3, 0);
     VALID("gfx942", "  v_dot2_f32_f16 v0, s1, v2, 1.0\n  v_dot4_i32_i8 v0, v1, v2, -3\n" END);
-    INVALID("gfx942", "  v_dot2_f32_f16 v0, 1.0, v2, v3\n" END, "v_dot2_f32_f16 operand 1 (src0)", 1, 3, 0);
+    VALID("gfx942", "  v_dot2_f32_f16 v0, 1.0, v2, v3\n  v_pk_add_u16 v0, 0x3f800000, v1\n" END);
+    INVALID("gfx942", "  v_dot2_f32_f16 v0, 0x3c01, v2, v3\n" END, "v_dot2_f32_f16 operand src0|not an inline constant", 1, 3, 0);
+    INVALID("gfx942", "  v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[1,0,0]\n" END, "takes no op_sel/op_sel_hi on gfx942", 1, 3, 0);
+    VALID("gfx90a", "  v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[1,0,0] op_sel_hi:[0,1,1]\n" END);
     VALID("gfx942", "  s_movrels_b32 s0, s1\n  s_movreld_b64 s[0:1], 0x12345\n" END);
     INVALID("gfx942", "  s_mov_b32 %s0, 0\n  s_movrels_b32 s2, %s0\n" END,
             "s_movrels_b32 operand srel|must be a physical SGPR", 2, 3, 1);
@@ -841,7 +867,7 @@ static void hazard_rule_rows(void)
     VALID("gfx90a", "  v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[10:11], 1.0\n" END);
     VALID("gfx950", "  v_mfma_f64_4x4x4_4b_f64 a[0:1], v[8:9], v[10:11], a[0:1] cbsz:1 abid:1\n" END);
     INVALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[0:7] blgp:1\n" END,
-            "blgp must be 0", 1, 3, 0);
+            "takes no blgp", 1, 3, 0);
     INVALID("gfx942", "  v_mfma_f64_16x16x4_f64 v[0:7], v[8:9], v[10:11], v[2:9]\n" END,
             "identical to vdst or not overlap", 1, 3, 0);
     VALID("gfx950", "  v_permlane16_swap_b32 v0, v0\n  v_permlane32_swap_b32 v5, v255\n" END);

@@ -298,6 +298,50 @@ static void exact_waits(void)
     wa_context_destroy(ctx);
 }
 
+/* The DS forms beyond plain reads and writes count on lgkmcnt in DS order from
+   the table alone: a returning atomic's vdst, a d16 read's half (vdst read and
+   written), append's vdst, a lane exchange's result; non-returning atomics and
+   ds_nop count but write nothing. */
+static void ds_forms(void)
+{
+    static const char *targets[3] = { "gfx90a", "gfx942", "gfx950" };
+    static const char *body = "  ds_add_rtn_u32 v1, v12, v2\n"
+                              "  ds_read_u16_d16_hi v3, v12 offset:2\n"
+                              "  ds_max_u32 v12, v2\n"
+                              "  ds_append v4\n"
+                              "  ds_bpermute_b32 v5, v12, v2\n"
+                              "  ds_nop\n"
+                              "  v_add_u32 v6, v1, v3\n"
+                              "  v_add_u32 v7, v4, v5\n"
+                              "  ds_wrxchg2st64_rtn_b64 v[8:11], v12, v[14:15], v[16:17] offset1:1\n"
+                              "  v_mov_b32 v14, 0\n"
+                              "  v_mov_b32 v20, v9\n"
+                              "  s_endpgm\n";
+    for (unsigned t = 0; t < 3; t++) {
+        wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+        ut_context("%s", targets[t]);
+        char *got = run_pass(ctx, targets[t], body, 0, NULL);
+        if (got)
+            CHECK_STR_EQ(got, "ds_add_rtn_u32 v1, v12, v2\n"
+                              "ds_read_u16_d16_hi v3, v12 offset:2\n"
+                              "ds_max_u32 v12, v2\n"
+                              "ds_append v4\n"
+                              "ds_bpermute_b32 v5, v12, v2\n"
+                              "ds_nop\n"
+                              "s_waitcnt lgkmcnt(4)\n"
+                              "v_add_u32 v6, v1, v3\n"
+                              "s_waitcnt lgkmcnt(1)\n"
+                              "v_add_u32 v7, v4, v5\n"
+                              "ds_wrxchg2st64_rtn_b64 v[8:11], v12, v[14:15], v[16:17] offset1:1\n"
+                              "v_mov_b32 v14, 0\n"
+                              "s_waitcnt lgkmcnt(0)\n"
+                              "v_mov_b32 v20, v9\n"
+                              "s_endpgm\n");
+        free(got);
+        wa_context_destroy(ctx);
+    }
+}
+
 /* The same counts on every target; the pass keeps the tags of the instructions
    it keeps, gives new ones to its waits, and finds nothing to do a second time. */
 static void targets_tags_idempotence(void)
@@ -1240,5 +1284,5 @@ static void many_predecessors(void)
     wa_context_destroy(ctx);
 }
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(scalar_stores_and_atomics) UT_CASE(many_predecessors) UT_CASE(targets_tags_idempotence)
+UT_SUITE(UT_CASE(api_bad_input) UT_CASE(exact_waits) UT_CASE(scalar_stores_and_atomics) UT_CASE(many_predecessors) UT_CASE(ds_forms) UT_CASE(targets_tags_idempotence)
              UT_CASE(stats_values) UT_CASE(checker_violations) UT_CASE(checker_accepts) UT_CASE(several_waves) UT_CASE(random_programs) UT_CASE(checker_agreement) UT_CASE(examples) BENCH_CASE);

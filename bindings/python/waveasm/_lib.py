@@ -116,7 +116,8 @@ class WaContextOptions(Structure):
     """wa_context_options (context.h)."""
     _fields_ = [("version", c_uint), ("target", c_int), ("wave_size", c_uint),
                 ("realloc_fn", REALLOC_FN), ("alloc_user", c_void_p),
-                ("log_fn", LOG_FN), ("log_user", c_void_p)]
+                ("log_fn", LOG_FN), ("log_user", c_void_p),
+                ("xnack", c_int), ("sramecc", c_int)]
 
 
 class WaDiag(Structure):
@@ -163,7 +164,8 @@ class WaIsaInfo(Structure):
 class WaMfmaShape(Structure):
     """wa_mfma_shape (isa.h)."""
     _fields_ = [("m", c_uint), ("n", c_uint), ("k", c_uint), ("blocks", c_uint),
-                ("input", c_int), ("blgp_targets", c_uint)]
+                ("input", c_int), ("blgp_targets", c_uint), ("input_b", c_int),
+                ("sparse", c_uint)]
 
 
 class WaPrintOptions(Structure):
@@ -227,14 +229,20 @@ class WaPassStats(Structure):
 
 class WaFlagsOptions(Structure):
     """The {version, flags} option structs of passes.h: wa_waitcnt_options,
-    wa_hazard_options, wa_peephole_options, wa_cse_options (all version 1)."""
+    wa_hazard_options, wa_peephole_options (all version 1)."""
     _fields_ = [("version", c_uint), ("flags", c_uint)]
+
+
+class WaCseOptions(Structure):
+    """wa_cse_options (passes.h, version 2)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("max_vgprs", c_uint),
+                ("max_sgprs", c_uint), ("max_agprs", c_uint)]
 
 
 class WaPipelineOptions(Structure):
     """wa_pipeline_options (passes.h)."""
     _fields_ = [("version", c_uint), ("flags", c_uint),
-                ("cse", POINTER(WaFlagsOptions)), ("peephole", POINTER(WaFlagsOptions)),
+                ("cse", POINTER(WaCseOptions)), ("peephole", POINTER(WaFlagsOptions)),
                 ("regalloc", POINTER(WaRegallocOptions)),
                 ("waitcnt", POINTER(WaFlagsOptions)), ("hazards", POINTER(WaFlagsOptions))]
 
@@ -306,6 +314,8 @@ PROTOTYPES = {
     "wa_context_create": (_st, [_pp, POINTER(WaContextOptions)]),
     "wa_context_destroy": (None, [_p]),
     "wa_context_target": (c_int, [_p]),
+    "wa_context_xnack": (c_int, [_p]),
+    "wa_context_sramecc": (c_int, [_p]),
     "wa_context_trim": (None, [_p]),
     "wa_context_diag_count": (_u, [_p]),
     "wa_context_diag": (POINTER(WaDiag), [_p, _u]),
@@ -319,6 +329,7 @@ PROTOTYPES = {
     "wa_isa_available": (c_int, [_u, c_int]),
     "wa_isa_mfma_shape": (POINTER(WaMfmaShape), [_u]),
     "wa_isa_logic": (_u, [_u]),
+    "wa_isa_source_mods": (_u, [_u]),
     "wa_isa_mfma_passes": (_u, [_u, c_int]),
     "wa_isa_mnemonic": (c_char_p, [_u, c_int]),
     "wa_isa_lookup": (_st, [POINTER(c_int), c_char_p]),
@@ -446,7 +457,7 @@ PROTOTYPES = {
     "wa_pass_hazards": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
     "wa_check_hazards": (_st, [_pu, _p, POINTER(WaFlagsOptions)]),
     "wa_pass_peephole": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
-    "wa_pass_cse": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
+    "wa_pass_cse": (_st, [_p, POINTER(WaCseOptions), POINTER(WaPassStats)]),
     "wa_stage_name": (c_char_p, [c_int]),
     "wa_stage_from_name": (_st, [POINTER(c_int), c_char_p]),
     "wa_run_stage": (_st, [_p, c_int, POINTER(WaPipelineOptions), POINTER(WaPassStats)]),

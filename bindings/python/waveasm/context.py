@@ -158,14 +158,23 @@ class Context(Handle):
     """A library context: default target, diagnostics, optional log and memory
     accounting. Every program belongs to one.
 
-    `target`: "gfx942" (default), "gfx950" or "gfx90a". `log`: a callable that
-    receives each log line (WAVE_DEBUG_* switches write there). `track_memory`:
-    count the library's allocations (`live_allocations`, `live_bytes`), slower."""
+    `target`: "gfx942" (default), "gfx950" or "gfx90a". `xnack`, `sramecc`: the
+    target features, "any" (default), "on" or "off" (as in "gfx942:xnack-").
+    `log`: a callable that receives each log line (WAVE_DEBUG_* switches write
+    there). `track_memory`: count the library's allocations (`live_allocations`,
+    `live_bytes`), slower."""
 
     _kind = "Context"
 
-    def __init__(self, target="gfx942", *, wave_size=64, log=None, track_memory=False):
-        opts = WaContextOptions(1, target_value(target), wave_size)
+    def __init__(self, target="gfx942", *, wave_size=64, log=None, track_memory=False,
+                 xnack="any", sramecc="any"):
+        features = {"any": 0, "off": 1, "on": 2}
+        for name, value in (("xnack", xnack), ("sramecc", sramecc)):
+            if value not in features:
+                raise invalid(f"{name} must be 'any', 'on' or 'off', not {value!r}")
+        opts = WaContextOptions(2, target_value(target), wave_size)
+        opts.xnack = features[xnack]
+        opts.sramecc = features[sramecc]
         callbacks = []
         if log is not None:
             def log_line(line, _user):
@@ -265,6 +274,16 @@ class Context(Handle):
     def target(self):
         """The default target of new programs ("gfx942", ...)."""
         return target_name(self._query(lib.wa_context_target, self._h))
+
+    @property
+    def xnack(self):
+        """The XNACK setting: "any", "off" or "on"."""
+        return ("any", "off", "on")[self._query(lib.wa_context_xnack, self._h)]
+
+    @property
+    def sramecc(self):
+        """The SRAMECC setting: "any", "off" or "on"."""
+        return ("any", "off", "on")[self._query(lib.wa_context_sramecc, self._h)]
 
     @property
     def diagnostics(self):

@@ -19,7 +19,7 @@ OPERAND_CLASS_BITS = ("vgpr", "sgpr", "agpr", "special", "inline", "literal", "i
 FLAG_BITS = ("pseudo", "branch", "cbranch", "endpgm", "barrier", "waitcnt", "nop", "load",
              "store", "atomic", "lds_dma", "mfma", "trans", "rtn_glc", "ds_2addr",
              "smem_buffer", "f8f6f4", "side_effects", "no_special_dst", "move", "rel_m0",
-             "early_clobber", "indirect", "commutative")
+             "early_clobber", "indirect", "commutative", "opsel4")
 MODOK_BITS = ("clamp", "omod", "neg", "abs", "op_sel", "op_sel_hi", "neg_hi", "dpp", "sdwa",
               "glc", "slc", "sc1", "offset", "offset01", "offen", "idxen", "lds", "cbsz",
               "abid", "blgp", "waitcnt")
@@ -28,7 +28,8 @@ COUNTER_BITS = ("vm", "lgkm", "exp")
 ROLES = {1: "def", 2: "use", 3: "defuse"}
 DATA_TYPES = ("none", "b32", "f32", "f16", "b64", "f64", "b16", "bf16", "pk_b16", "pk_f16",
               "pk_bf16", "pk_f32")
-MFMA_INPUTS = {1: "f16", 2: "bf16", 3: "fp8", 4: "i8", 5: "f32", 6: "f8f6f4", 7: "f64"}
+MFMA_INPUTS = {1: "f16", 2: "bf16", 3: "fp8", 4: "i8", 5: "f32", 6: "f8f6f4", 7: "f64",
+               8: "bf8", 9: "xf32"}
 
 FORMATS = names(lib.wa_format_name)
 LATENCY_CLASSES = names(lib.wa_latency_class_name)
@@ -85,7 +86,8 @@ class MfmaShape:
 class OpInfo:
     """Facts about one opcode, as the library's table has them. `mods_ok` names
     the modifiers the instruction takes (MODOK_BITS); `logic` is wa_isa_logic()
-    (0 unless the result is a bitwise function of the sources)."""
+    (0 unless the result is a bitwise function of the sources); `source_mods` is
+    wa_isa_source_mods() (bits 0..2: the sources that take neg, 4..6: abs)."""
 
     opcode: int
     id: str
@@ -105,6 +107,7 @@ class OpInfo:
     mfma_shape: MfmaShape | None
     mods_ok: frozenset
     logic: int
+    source_mods: int
 
     def __repr__(self):
         return f"<OpInfo {self.mnemonic} ({self.id}, opcode {self.opcode})>"
@@ -162,7 +165,7 @@ def _read(op):
         bit_names(e.implicit_defs, IMPLICIT_BITS), bit_names(e.implicit_uses, IMPLICIT_BITS),
         bit_names(e.counters, COUNTER_BITS), LATENCY_CLASSES[e.latency],
         HAZARD_CLASSES[e.hazard], e.encoding, e.encoding_gfx90a, operands, shape,
-        bit_names(e.mods_ok, MODOK_BITS), lib.wa_isa_logic(op))
+        bit_names(e.mods_ok, MODOK_BITS), lib.wa_isa_logic(op), lib.wa_isa_source_mods(op))
 
 
 OPCODES = tuple(_read(op) for op in range(lib.wa_isa_count()))

@@ -11,7 +11,8 @@ import weakref
 
 from . import errors
 from ._lib import (
-    STAGE_FN, WaFlagsOptions, WaPassStats, WaPipelineOptions, WaStageStats, lib, names,
+    STAGE_FN, WaCseOptions, WaFlagsOptions, WaPassStats, WaPipelineOptions, WaStageStats, lib,
+    names,
     record_type,
 )
 from .analysis import regalloc_options
@@ -57,9 +58,10 @@ def peephole_options(fuse=True, fold=True, moves=True, acc_init=True):
                   | (0 if acc_init else 0x8))
 
 
-def cse_options(hoist=True):
-    """Options of CSE: `hoist=False` keeps loop invariants in their loop."""
-    return _flags(0 if hoist else 0x1)
+def cse_options(hoist=True, max_vgprs=0, max_sgprs=0, max_agprs=0):
+    """Options of CSE: `hoist=False` keeps loop invariants in their loop; the
+    limits (0: the allocator's defaults) bound the pressure hoisting may add."""
+    return WaCseOptions(2, 0 if hoist else 0x1, max_vgprs, max_sgprs, max_agprs)
 
 
 _STAGE_OPTIONS = {"cse": cse_options, "peephole": peephole_options,
