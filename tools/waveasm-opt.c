@@ -15,6 +15,9 @@
    Exit status: 0 success, 1 bad input (parse, validation, allocation, I/O), 2 bad
    usage (unknown option, missing or bad option value, conflicting options). */
 #include <waveasm/waveasm.h>
+#ifdef WAVEASM_TRANSLATE
+#include <waveasm/mlir.h>
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,11 +26,30 @@
 
 #define EXIT_USAGE 2
 
+#ifdef WAVEASM_TRANSLATE
+/* waveasm-translate is this driver with MLIR input (tools/CMakeLists.txt
+   builds it from this file): the input is translated by the MLIR front end,
+   one kernel is selected, and the rest of the work is the same. */
+static const char *const prog_name = "waveasm-translate";
+#else
 static const char *const prog_name = "waveasm-opt";
+#endif
 
 static void usage(FILE *f)
 {
     fprintf(f,
+#ifdef WAVEASM_TRANSLATE
+            "usage: %s [options] [input.mlir | -]\n"
+            "Translates one kernel of an MLIR module (standard input if no file or '-')\n"
+            "to kernel IR and prints it as text IR, as an assembly file for llvm-mc, or\n"
+            "as a register pressure report.\n"
+            "  --target=<gfx90a|gfx942|gfx950>  the target (default gfx942)\n"
+            "  --kernel=<name>                  the kernel of this name (default: the first)\n"
+            "  --kernel-index=<n>               the n-th kernel of the module (default 0)\n"
+            "  --workgroup-size=<x>[,<y>[,<z>]] when the MLIR gives none (translation_info,\n"
+            "                                   gpu.known_block_size; default 64)\n"
+            "  --force-workgroup-size           --workgroup-size even when the MLIR gives one\n"
+#else
             "usage: %s [options] [input.wa | input.s | -]\n"
             "Reads one kernel in the text form (standard input if no file or '-'),\n"
             "or imports one from AMDGPU assembly as LLVM writes it (llc output),\n"
@@ -41,6 +63,7 @@ static void usage(FILE *f)
             "  --input=wa|asm                   the input's form (default: asm for *.s files\n"
             "                                   and input with .amdhsa_kernel blocks, else wa)\n"
             "  --kernel-index=<n>               with asm input, the n-th kernel (default 0)\n"
+#endif
             "  --emit=ir|asm                    output text IR (default) or assembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
@@ -89,6 +112,7 @@ static void usage(FILE *f)
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
+#ifndef WAVEASM_TRANSLATE
 /* Reads `path` ("-": standard input) as the text form or, with `form` 2 (or 0
    and a *.s file or .amdhsa_kernel blocks in the text), as AMDGPU assembly. */
 static wa_status read_program(wa_program **out, wa_context *ctx, const char *path, int form,
@@ -152,6 +176,29 @@ static wa_status read_program(wa_program **out, wa_context *ctx, const char *pat
     return st;
 }
 
+#else
+/* Translates `path` and keeps kernel `kernel_index` (or the one named in the
+   options). */
+static wa_status read_mlir(wa_program **out, wa_context *ctx, const char *path,
+                           const wa_mlir_options *mo, unsigned kernel_index)
+{
+    wa_mlir_result *res = NULL;
+    wa_status st = wa_mlir_translate_file(&res, ctx, path, mo);
+    if (st != WA_OK)
+        return st;
+    unsigned n = wa_mlir_result_count(res);
+    if (kernel_index >= n) {
+        fprintf(stderr, "%s: error: --kernel-index=%u but the input has %u kernel%s\n",
+                prog_name, kernel_index, n, n == 1 ? "" : "s");
+        wa_mlir_result_destroy(res);
+        return WA_E_NOT_FOUND;
+    }
+    *out = wa_mlir_result_take(res, kernel_index);
+    wa_mlir_result_destroy(res);
+    return WA_OK;
+}
+
+#endif
 /* The library's log hook: one line per call. */
 static void log_to_stderr(const char *line, void *user)
 {
@@ -511,6 +558,9 @@ int main(int argc, char **argv)
     const char *input = "-", *output = NULL, *svg_path = NULL;
     int input_form = 0; /* 0 auto, 1 text form, 2 assembly */
     unsigned kernel_index = 0;
+#ifdef WAVEASM_TRANSLATE
+    wa_mlir_options mlir_opts = WA_MLIR_OPTIONS_INIT;
+#endif
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
     wa_feature xnack = WA_FEATURE_ANY, sramecc = WA_FEATURE_ANY;
     int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
@@ -535,11 +585,27 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v;
         int missing;
         char *end;
+#ifdef WAVEASM_TRANSLATE
+        if ((v = option_value(argc, argv, &i, "--kernel", &missing)) || missing) {
+            if (missing || !v[0])
+                return usage_error("option ", a, " needs a kernel name");
+            mlir_opts.kernel_name = v;
+        } else if ((v = option_value(argc, argv, &i, "--workgroup-size", &missing)) || missing) {
+            if (missing || parse_grid(v, mlir_opts.workgroup_size) ||
+                mlir_opts.workgroup_size[0] * mlir_opts.workgroup_size[1] *
+                        mlir_opts.workgroup_size[2] > 1024)
+                return usage_error("option ", a, " needs x[,y[,z]] work-items (at most 1024)");
+        } else if (strcmp(a, "--force-workgroup-size") == 0) {
+            mlir_opts.flags |= WA_MLIR_FORCE_WORKGROUP_SIZE;
+        } else
+#else
         if ((v = option_value(argc, argv, &i, "--input", &missing)) || missing) {
             if (missing || (strcmp(v, "wa") != 0 && strcmp(v, "asm") != 0))
                 return usage_error("option ", a, " takes wa or asm");
             input_form = strcmp(v, "wa") == 0 ? 1 : 2;
-        } else if ((v = option_value(argc, argv, &i, "--kernel-index", &missing)) || missing) {
+        } else
+#endif
+        if ((v = option_value(argc, argv, &i, "--kernel-index", &missing)) || missing) {
             unsigned long n = missing ? 0 : strtoul(v, &end, 10);
             if (missing || !*v || *end || n > 65535)
                 return usage_error("option ", a, " takes a number");
@@ -666,7 +732,12 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
+#ifdef WAVEASM_TRANSLATE
+            printf("%s %s, MLIR front end %s\n", prog_name, wa_version_string(),
+                   wa_mlir_version_string());
+#else
             printf("%s %s\n", prog_name, wa_version_string());
+#endif
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option ", a, "");
@@ -705,7 +776,14 @@ int main(int argc, char **argv)
     wa_status st;
     /* Each call starts by clearing the context's diagnostics: report what it
        left (warnings on success, errors on failure) before the next call. */
+#ifdef WAVEASM_TRANSLATE
+    (void)input_form;
+    mlir_opts.target = target;
+    retarget = 0;
+    st = read_mlir(&prog, ctx, input, &mlir_opts, kernel_index);
+#else
     st = read_program(&prog, ctx, input, input_form, kernel_index);
+#endif
     report(ctx, st);
     if (st != WA_OK)
         goto done;

@@ -101,6 +101,11 @@ WA_API const wa_diag *wa_context_last_diag(const wa_context *ctx);
    like wa_context_diag(). */
 WA_API const char *wa_context_last_error(const wa_context *ctx);
 WA_API void wa_context_clear_diags(wa_context *ctx);
+/* Appends a copy of `diag` (message and file name copied; status forced to
+   WA_OK for warnings and notes) without clearing the others: for code built on
+   the library that reports its own findings on the context, such as the MLIR
+   front end. WA_E_INVALID for a NULL argument, WA_E_NOMEM if it cannot be kept. */
+WA_API wa_status wa_context_add_diag(wa_context *ctx, const wa_diag *diag);
 
 WA_END_DECLS
 #endif

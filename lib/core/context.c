@@ -227,6 +227,24 @@ void wa_note(wa_context *ctx, wa_loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+wa_status wa_context_add_diag(wa_context *ctx, const wa_diag *diag)
+{
+    if (!ctx || !diag)
+        return WA_E_INVALID;
+    wa_severity sev = diag->severity;
+    if (sev != WA_SEVERITY_ERROR && sev != WA_SEVERITY_WARNING && sev != WA_SEVERITY_NOTE)
+        sev = WA_SEVERITY_ERROR;
+    wa_status st = diag->status < 0 ? diag->status : WA_E_INVALID;
+    unsigned before = ctx->ndiags;
+    wa_loc loc = { diag->file, diag->line, diag->col, diag->tag };
+    switch (sev) {
+    case WA_SEVERITY_ERROR: wa_error(ctx, st, loc, "%s", diag->message ? diag->message : ""); break;
+    case WA_SEVERITY_WARNING: wa_warning(ctx, loc, "%s", diag->message ? diag->message : ""); break;
+    default: wa_note(ctx, loc, "%s", diag->message ? diag->message : ""); break;
+    }
+    return ctx->ndiags > before ? WA_OK : WA_E_NOMEM;
+}
+
 void wa_diag_relocate_last(wa_context *ctx, wa_loc loc)
 {
     for (unsigned i = ctx->ndiags; i-- > 0;) {

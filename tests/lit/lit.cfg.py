@@ -11,7 +11,8 @@
 #   %{python}       the Python interpreter running lit
 #   %{expect-exit}  `%{expect-exit} N cmd args...` runs cmd and succeeds only
 #                   if it exits with status N (for exit codes other than 0/1)
-# Features for REQUIRES: llvm-mc, ld.lld, llvm-readelf.
+# Features for REQUIRES: llvm-mc, ld.lld, llvm-readelf, mlir (waveasm-translate,
+# the MLIR front end's driver, is built; *.mlir tests need it).
 
 import os
 import re
@@ -21,7 +22,7 @@ import lit.formats
 
 config.name = "waveasm"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".wa", ".test"]
+config.suffixes = [".wa", ".test", ".mlir"]
 config.excludes = ["Inputs", "utils", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 
 if not getattr(config, "waveasm_opt", None):
@@ -53,6 +54,12 @@ config.substitutions.append(
 tool("waveasm-opt", config.waveasm_opt)
 tool("FileCheck", config.filecheck)
 tool("not", config.not_tool)
+# The MLIR front end's driver, when the build has it (feature `mlir`).
+if getattr(config, "waveasm_translate", "") and os.path.exists(config.waveasm_translate):
+    config.available_features.add("mlir")
+    tool("waveasm-translate", config.waveasm_translate)
+if getattr(config, "split_file", "") and os.path.exists(config.split_file):
+    tool("split-file", config.split_file)
 for feature, path in (
     ("llvm-mc", config.llvm_mc),
     ("ld.lld", config.ld_lld),

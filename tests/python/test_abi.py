@@ -32,6 +32,9 @@ NOT_WRAPPED = {
     "wa_program_context", "wa_target_from_name", "wa_stage_from_name",
     # Messages are formatted from the diagnostics (test_errors compares them).
     "wa_context_last_error",
+    # For C code built on the library that reports on the context (the MLIR
+    # front end); Python raises its own exceptions.
+    "wa_context_add_diag",
 }
 
 

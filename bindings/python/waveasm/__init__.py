@@ -47,6 +47,19 @@ def parse_file(path, context=None):
     return Program.parse_file(path, context=context)
 
 
+def compile_mlir(text, **options):
+    """Translates MLIR kernels with the MLIR front end (libwaveasm_mlir) and
+    compiles them with the default pipeline; see waveasm.mlir.compile_mlir."""
+    from .mlir import compile_mlir as _compile
+    return _compile(text, **options)
+
+
+def translate_mlir(text, **options):
+    """MLIR kernels to Programs (virtual registers); see waveasm.mlir."""
+    from .mlir import translate_mlir as _translate
+    return _translate(text, **options)
+
+
 def tuple_align(target, reg_class, size):
     """Alignment the target requires for a tuple of `size` registers."""
     from .context import target_value
@@ -55,6 +68,7 @@ def tuple_align(target, reg_class, size):
 
 
 __all__ = [
+    "compile_mlir", "translate_mlir",
     "ABI_INPUTS", "ARG_KINDS", "AllocationError", "Block", "Context", "Diagnostic",
     "FileError", "InternalError", "InvalidArgumentError", "Item", "KernelArg",
     "KernelResources", "Liveness", "Loop", "MODIFIERS", "NotFoundError", "OpInfo", "Operand",

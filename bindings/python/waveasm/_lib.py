@@ -322,6 +322,7 @@ PROTOTYPES = {
     "wa_context_last_diag": (POINTER(WaDiag), [_p]),
     "wa_context_last_error": (c_char_p, [_p]),
     "wa_context_clear_diags": (None, [_p]),
+    "wa_context_add_diag": (_st, [_p, POINTER(WaDiag)]),
     # isa.h
     "wa_isa_count": (_u, []),
     "wa_isa_get": (POINTER(WaIsaInfo), [_u]),
