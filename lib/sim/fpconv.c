@@ -93,3 +93,58 @@ float sim_fp8_to_f32(uint8_t v, wa_target target)
     float f = exp ? ldexpf(1.0f + (float)man / 8.0f, (int)exp - 8) : ldexpf((float)man / 8.0f, -7);
     return sign ? -f : f;
 }
+
+/* f32 to fp8 (bf8 = 0: E4M3, 1: E5M2) of the target's flavour, rounding to
+   nearest even: gfx942's FNUZ formats (bias 8 / 16, 0x80 the only NaN, no
+   infinity, no negative zero) or gfx950's OCP formats (E4M3FN: bias 7, S.1111.111
+   NaN, no infinity; E5M2: bias 15, IEEE-like infinities and NaNs). A value beyond
+   the largest finite one becomes NaN (E5M2 on gfx950: infinity): the conversions
+   have no clamp bit, and the non-saturating truncation of LLVM and MLIR relies on
+   that. */
+uint8_t sim_f32_to_f8(float f, int bf8, wa_target target)
+{
+    int ocp = target == WA_TARGET_GFX950;
+    unsigned mbits = bf8 ? 2u : 3u;
+    int bias = bf8 ? (ocp ? 15 : 16) : (ocp ? 7 : 8);
+    unsigned emax_field = bf8 ? (ocp ? 30u : 31u) : 15u;
+    unsigned mmax_at_top = (!bf8 && ocp) ? 6u : (1u << mbits) - 1u;
+    uint8_t sign = signbit(f) ? 0x80u : 0;
+    uint8_t nan = ocp ? (uint8_t)(sign | (bf8 ? 0x7Fu : 0x7Fu)) : 0x80u;
+    uint8_t overflow = (ocp && bf8) ? (uint8_t)(sign | 0x7Cu) : nan;
+    if (isnan(f))
+        return nan;
+    if (isinf(f))
+        return overflow;
+    double a = fabs((double)f);
+    int emin = 1 - bias;
+    unsigned expf_, man;
+    int e;
+    (void)frexp(a, &e);
+    e -= 1; /* a = 1.x * 2^e */
+    if (a == 0.0 || e < emin) {
+        /* zero or subnormal: multiples of 2^(emin - mbits) */
+        double m = nearbyint(ldexp(a, (int)mbits - emin));
+        if (m >= (double)(1u << mbits)) { /* rounded up to the smallest normal */
+            expf_ = 1;
+            man = 0;
+        } else {
+            expf_ = 0;
+            man = (unsigned)m;
+        }
+    } else {
+        double m = nearbyint(ldexp(a, (int)mbits - e)) - (double)(1u << mbits);
+        if (m >= (double)(1u << mbits)) {
+            e += 1;
+            m = 0;
+        }
+        if (e + bias > (int)emax_field)
+            return overflow;
+        expf_ = (unsigned)(e + bias);
+        man = (unsigned)m;
+        if (expf_ == emax_field && man > mmax_at_top)
+            return overflow;
+    }
+    if (expf_ == 0 && man == 0 && !ocp)
+        return 0; /* FNUZ: no negative zero */
+    return (uint8_t)(sign | expf_ << mbits | man);
+}

@@ -380,6 +380,9 @@ uint16_t sim_f32_to_bf16(float f);
 /* 8-bit floats: E4M3 (`fp8`) as the target defines it (gfx942: FNUZ, bias 8;
    gfx950: OCP E4M3FN, bias 7). */
 float sim_fp8_to_f32(uint8_t v, wa_target target);
+/* f32 to fp8 (bf8: E5M2) of the target's flavour, round to nearest even; out of
+   range: NaN (E5M2 on gfx950: infinity). */
+uint8_t sim_f32_to_f8(float f, int bf8, wa_target target);
 
 /* ---- hazards (hazards.c) ------------------------------------------------------------------ */
 

@@ -614,6 +614,29 @@ static void op_cvt_pkaccum_u8_f32(sim_ctx *c)
     sim_write_vec(c, 0, 0, r, ex, da & db & dd);
 }
 
+/* v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32: two f32 to two 8-bit floats, packed into
+   the low word of vdst (op_sel's destination bit: the high word); the other
+   word keeps its bits. */
+static void cvt_pk_f8(sim_ctx *c, int bf8)
+{
+    if (!opsel_allowed(c, 8u))
+        return;
+    uint32_t a[NL], b[NL], d[NL], r[NL];
+    uint64_t da, db, dd, ex = sim_exec(c);
+    rd(c, 1, 0, a, &da);
+    rd(c, 2, 0, b, &db);
+    rd(c, 0, 0, d, &dd);
+    unsigned hi = (opsel(c) & 8u) ? 16u : 0u;
+    for (unsigned l = 0; l < NL; l++) {
+        uint32_t w = (uint32_t)sim_f32_to_f8(sim_f32(a[l]), bf8, c->sim->target) |
+                     (uint32_t)sim_f32_to_f8(sim_f32(b[l]), bf8, c->sim->target) << 8;
+        r[l] = (d[l] & ~(0xFFFFu << hi)) | w << hi;
+    }
+    sim_write_vec(c, 0, 0, r, ex, da & db & dd);
+}
+static void op_cvt_pk_fp8_f32(sim_ctx *c) { cvt_pk_f8(c, 0); }
+static void op_cvt_pk_bf8_f32(sim_ctx *c) { cvt_pk_f8(c, 1); }
+
 /* ---- tables --------------------------------------------------------------------------------- */
 
 static const sim_fn vop3_fns[WA_OP_COUNT_] = {
@@ -637,6 +660,8 @@ static const sim_fn vop3_fns[WA_OP_COUNT_] = {
     [WA_OP_V_SAD_U16] = op_sad_u16,
     [WA_OP_V_SAD_U32] = op_sad_u32,
     [WA_OP_V_CVT_PK_U8_F32] = op_cvt_pk_u8_f32,
+    [WA_OP_V_CVT_PK_FP8_F32] = op_cvt_pk_fp8_f32,
+    [WA_OP_V_CVT_PK_BF8_F32] = op_cvt_pk_bf8_f32,
     [WA_OP_V_MSAD_U8] = op_msad_u8,
     [WA_OP_V_MAD_U64_U32] = op_mad_u64_u32,
     [WA_OP_V_MAD_I64_I32] = op_mad_i64_i32,
@@ -731,8 +756,6 @@ static const char *const vop3_why[WA_OP_COUNT_] = {
     [WA_OP_V_BITOP3_B32] = "bitop3: the table has no bitop3 modifier yet (every instance computes function 0)",
     [WA_OP_V_ASHR_PK_I8_I32] = "packed shift-and-saturate to bytes (gfx950): not modelled yet",
     [WA_OP_V_ASHR_PK_U8_I32] = "packed shift-and-saturate to bytes (gfx950): not modelled yet",
-    [WA_OP_V_CVT_PK_FP8_F32] = "fp8/bf8 packing conversion: not modelled yet",
-    [WA_OP_V_CVT_PK_BF8_F32] = "fp8/bf8 packing conversion: not modelled yet",
     [WA_OP_V_CVT_SR_FP8_F32] = SR,
     [WA_OP_V_CVT_SR_BF8_F32] = SR,
     [WA_OP_V_CVT_SR_F16_F32] = SR,

@@ -36,7 +36,7 @@ static uint64_t rnd64(void) { return (uint64_t)rnd() << 32 | rnd(); }
 
 /* ---- value pools ----------------------------------------------------------------------- */
 
-enum { K_I32, K_F32, K_I16, K_F16, K_I64, K_F64, K_SMALL };
+enum { K_I32, K_F32, K_I16, K_F16, K_I64, K_F64, K_SMALL, K_F8R };
 
 static const uint32_t i32_edge[] = { 0, 1, 2, 3, 31, 32, 33, 0x7F, 0x80, 0xFF, 0xFFFF, 0x10000,
                                      0x7FFF, 0x8000, 0xFFFFFF, 0x1000000, 0x800000, 0x7FFFFFFF,
@@ -83,6 +83,23 @@ static uint64_t value(int k, unsigned i)
         uint32_t lo = i < ne ? f16_edge[i] : rnd_f16();
         uint32_t hi = (rnd() & 3) ? rnd_f16() : f16_edge[rnd() % ne];
         return lo | hi << 16;
+    }
+    case K_F8R: {
+        /* f32 values around the 8-bit float ranges: edges (the largest finite
+           values, the rounding ties beside them, NaN, infinities, zeros, the
+           smallest subnormals and their halves), then random magnitudes 2^-20..2^17 */
+        static const uint32_t e[] = { 0, 0x80000000u, 0x7FC00000u, 0x7F800000u, 0xFF800000u,
+                                      0x43700000u /* 240 */, 0x43780000u /* 248 */,
+                                      0x4377FFFFu, 0x43E00000u /* 448 */, 0x43E80000u /* 464 */,
+                                      0x43E80001u, 0x47600000u /* 57344 */, 0x47700000u /* 61440 */,
+                                      0x476FFFFFu, 0x3B000000u /* 2^-9 */, 0x3A800000u /* 2^-10 */,
+                                      0x3A000000u /* 2^-11 */, 0x39800000u, 0x37800000u /* 2^-16 */,
+                                      0x37000000u /* 2^-17 */, 0x36800000u, 0xC3780000u,
+                                      0x3FA00000u /* 1.25 */, 0x3F900000u /* 1.125: a tie */ };
+        ne = sizeof(e) / sizeof(e[0]);
+        if (i < ne)
+            return e[i];
+        return (rnd() & 0x80000000u) | (107u + rnd() % 38u) << 23 | (rnd() & 0x7FFFFFu);
     }
     case K_I64:
         return i < 22 ? (uint64_t)i32_edge[i] << (i % 3 == 0 ? 32 : 0) | (i % 2 ? 0xFFFFFFFF00000000ull : 0)
@@ -549,6 +566,80 @@ static uint64_t r_pkaccum(rc *r)
    Lane l reads a (v[2:3]), b (v[4:5]), d (v[6:7]) and the old vdst (v[8:9]) from
    in + 32 l; `line` names them (vdst v8 or v[8:9], carry-out s[20:21]). The lanes of
    `exec` run it; then vdst and the carry-out mask go to out + 16 l. */
+/* 8-bit floats, from their definitions: E4M3 (fp8) and E5M2 (bf8); gfx942's
+   FNUZ flavour (bias 8 / 16, 0x80 the only NaN, no infinity, no -0) and gfx950's
+   OCP one (E4M3FN: bias 7, S.1111.111 NaN; E5M2: bias 15, infinities and NaNs
+   as IEEE). */
+static double f8_value(unsigned v, int bf8, int ocp)
+{
+    unsigned mb = bf8 ? 2u : 3u, eb = bf8 ? 5u : 4u;
+    int bias = bf8 ? (ocp ? 15 : 16) : (ocp ? 7 : 8);
+    unsigned s = v >> 7, e = (v >> mb) & ((1u << eb) - 1u), m = v & ((1u << mb) - 1u);
+    if (!ocp && v == 0x80)
+        return NAN;
+    if (ocp && !bf8 && e == 15 && m == 7)
+        return NAN;
+    if (ocp && bf8 && e == 31)
+        return m ? NAN : (s ? -INFINITY : INFINITY);
+    double x = e ? ldexp(1.0 + m / (double)(1u << mb), (int)e - bias)
+                 : ldexp(m / (double)(1u << mb), 1 - bias);
+    return s ? -x : x;
+}
+
+/* f32 -> 8-bit float, round to nearest even, by searching every code: a value
+   nearer to the step beyond the largest finite one (or tied with it when that
+   step would be even) overflows to NaN (gfx950 bf8: infinity). */
+static unsigned f8_ref(uint32_t bits, int bf8, int ocp)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    unsigned sign = bits >> 31 ? 0x80u : 0;
+    unsigned nan = ocp ? (sign | 0x7Fu) : 0x80u, over = ocp && bf8 ? (sign | 0x7Cu) : nan;
+    if (isnan(f))
+        return nan;
+    if (isinf(f))
+        return over;
+    unsigned best = 0;
+    double bd = INFINITY, maxv = 0;
+    unsigned maxc = 0;
+    for (unsigned v = 0; v < 256; v++) {
+        double x = f8_value(v, bf8, ocp);
+        if (isnan(x) || isinf(x))
+            continue;
+        if (x > maxv) {
+            maxv = x;
+            maxc = v;
+        }
+        double dist = fabs(x - (double)f);
+        int better = dist < bd ||
+                     (dist == bd && ((v & 1u) == 0 && (best & 1u)));
+        if (dist == bd && x == f8_value(best, bf8, ocp)) /* +0 and -0: the input's sign */
+            better = (v & 0x80u) == sign;
+        if (better) {
+            bd = dist;
+            best = v;
+        }
+    }
+    unsigned mb = bf8 ? 2u : 3u;
+    double beyond = maxv + ldexp(1.0, ilogb(maxv) - (int)mb);
+    double dover = fabs(beyond - fabs((double)f));
+    int beyond_even = ((maxc & ((1u << mb) - 1u)) + 1u) % 2u == 0;
+    if (dover < bd || (dover == bd && beyond_even))
+        return over;
+    return best;
+}
+
+static uint64_t pk_f8(rc *r, int bf8, int ocp)
+{
+    uint32_t w = f8_ref(lo32(r->a), bf8, ocp) | f8_ref(lo32(r->b), bf8, ocp) << 8;
+    unsigned hi = (r->opsel & 8u) ? 16u : 0u;
+    return (lo32(r->old) & ~(0xFFFFu << hi)) | w << hi;
+}
+static uint64_t r_pk_fp8(rc *r) { return pk_f8(r, 0, 0); }
+static uint64_t r_pk_bf8(rc *r) { return pk_f8(r, 1, 0); }
+static uint64_t r_pk_fp8_ocp(rc *r) { return pk_f8(r, 0, 1); }
+static uint64_t r_pk_bf8_ocp(rc *r) { return pk_f8(r, 1, 1); }
+
 typedef struct vcase {
     const char *line;
     ref_fn ref;
@@ -752,6 +843,11 @@ static const vcase float_cases[] = {
     { "v_cvt_pknorm_i16_f32 v8, v2, v4", r_pknorm_i16_f32, { K_F32, K_F32, K_I32 }, 0, 0, 0, 0, 0, 0 },
     { "v_cvt_pknorm_u16_f32 v8, v2, v4", r_pknorm_u16_f32, { K_F32, K_F32, K_I32 }, 0, 0, 0, 0, 0, 0 },
     { "v_cvt_pk_u8_f32 v8, v2, v4, v6", r_pk_u8, { K_F32, K_SMALL, K_I32 }, 0, 0, 0, 0, 0, 0 },
+    { "v_cvt_pk_fp8_f32 v8, v2, v4", r_pk_fp8, { K_F8R, K_F8R, K_I32 }, 0, 0, 0, 0, 0, 0 },
+    { "v_cvt_pk_fp8_f32 v8, v2, v4 op_sel:[0,0,1]", r_pk_fp8, { K_F8R, K_F8R, K_I32 }, 0, 8, 0, 0, 0, 0 },
+    { "v_cvt_pk_bf8_f32 v8, v2, v4", r_pk_bf8, { K_F8R, K_F8R, K_I32 }, 0, 0, 0, 0, 0, 0 },
+    { "v_cvt_pk_fp8_f32 v8, v2, v4", r_pk_fp8_ocp, { K_F8R, K_F8R, K_I32 }, 0, 0, 0, 0, 0, 1 },
+    { "v_cvt_pk_bf8_f32 v8, v2, v4 op_sel:[0,0,1]", r_pk_bf8_ocp, { K_F8R, K_F8R, K_I32 }, 0, 8, 0, 0, 0, 1 },
     { "v_cvt_pkaccum_u8_f32 v8, v2, v4", r_pkaccum, { K_F32, K_SMALL, K_I32 }, 0, 0, 0, 0, 0, 0 },
     { "v_cvt_pk_f16_f32 v8, v2, v4", r_pk_f16_f32, { K_F32, K_F32, K_I32 }, 0, 0, 0, 0, 0, 1 },
 };
@@ -802,7 +898,6 @@ static void refused(void)
         const char *line;
         int gfx950;
     } cs[] = {
-        { "v_cvt_pk_fp8_f32 v8, v2, v4", 0 },
         { "v_cvt_sr_fp8_f32 v8, v2, v4", 0 },
         { "v_div_scale_f64 v[8:9], vcc, v[2:3], v[4:5], v[6:7]", 0 },
         { "v_trig_preop_f64 v[8:9], v[2:3], v4", 0 },
