@@ -654,7 +654,7 @@ static int lower_transpose(tr *T, MlirOperation op)
     if (n != (int)v->rank)
         return tr_error_op(T, op, WA_E_INVALID, "bad permutation");
     for (unsigned i = 0; i < r->n; i++) {
-        int64_t p[TR_MAX_RANK], q[TR_MAX_RANK];
+        int64_t p[TR_MAX_RANK] = { 0 }, q[TR_MAX_RANK] = { 0 };
         delinear(r->shape, r->rank, i, p);
         for (unsigned d = 0; d < r->rank; d++)
             q[perm[d]] = p[d];
