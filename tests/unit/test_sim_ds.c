@@ -26,41 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 8192) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static void tb_free(tb *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof(*b));
-}
-
 static uint64_t g_rng = 0x243F6A8885A308D3ull;
 static uint32_t rnd(void)
 {
@@ -114,8 +79,8 @@ static void io_init(ds_io *io)
 /* Runs `ops`; returns the run status (diagnostics in io->diag). */
 static wa_status io_run(ds_io *io, const char *ops, uint64_t seed)
 {
-    tb t = { 0 };
-    tb_printf(&t,
+    ut_tb t = { 0 };
+    ut_tb_printf(&t,
               ".kernel t\n"
               "  .target %s\n"
               "  .workgroup_size 64, 1, 1\n"
@@ -129,12 +94,12 @@ static wa_status io_run(ds_io *io, const char *ops, uint64_t seed)
               "  v_lshlrev_b32 v3, 6, v0\n",
               io->target, LDS_DW * 4);
     for (unsigned k = 0; k < 4; k++)
-        tb_printf(&t, "  global_load_dword v2, v1, s[4:5] offset:%u\n  s_waitcnt vmcnt(0)\n"
+        ut_tb_printf(&t, "  global_load_dword v2, v1, s[4:5] offset:%u\n  s_waitcnt vmcnt(0)\n"
                       "  ds_write_b32 v1, v2 offset:%u\n", 256 * k, 256 * k);
     static const unsigned regs[] = { 10, 12, 13, 14, 15, 16, 17, 18, 19 };
     for (unsigned k = 0; k < 9; k++)
-        tb_printf(&t, "  global_load_dword v%u, v3, s[4:5] offset:%u\n", regs[k], 1024 + 4 * k);
-    tb_printf(&t, "  s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+        ut_tb_printf(&t, "  global_load_dword v%u, v3, s[4:5] offset:%u\n", regs[k], 1024 + 4 * k);
+    ut_tb_printf(&t, "  s_waitcnt vmcnt(0) lgkmcnt(0)\n"
                   "  s_mov_b32 m0, 0x%x\n"
                   "  s_mov_b32 exec_lo, 0x%x\n"
                   "  s_mov_b32 exec_hi, 0x%x\n"
@@ -144,11 +109,11 @@ static wa_status io_run(ds_io *io, const char *ops, uint64_t seed)
                   "  v_lshlrev_b32 v4, 4, v0\n",
               io->m0, (unsigned)io->exec, (unsigned)(io->exec >> 32), ops);
     for (unsigned k = 0; k < 4; k++)
-        tb_printf(&t, "  global_store_dword v4, v%u, s[6:7] offset:%u\n", 16 + k, 1024 + 4 * k);
+        ut_tb_printf(&t, "  global_store_dword v4, v%u, s[6:7] offset:%u\n", 16 + k, 1024 + 4 * k);
     for (unsigned k = 0; k < 4; k++)
-        tb_printf(&t, "  ds_read_b32 v2, v1 offset:%u\n  s_waitcnt lgkmcnt(0)\n"
+        ut_tb_printf(&t, "  ds_read_b32 v2, v1 offset:%u\n  s_waitcnt lgkmcnt(0)\n"
                       "  global_store_dword v1, v2, s[6:7] offset:%u\n", 256 * k, 256 * k);
-    tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
 
     uint32_t in[LDS_DW + LANES * 16], out[LDS_DW + LANES * 4];
     memset(in, 0, sizeof(in));
@@ -186,7 +151,7 @@ static wa_status io_run(ds_io *io, const char *ops, uint64_t seed)
     snprintf(io->diag, sizeof(io->diag), "%s", wa_context_last_error(ctx));
     wa_program_destroy(prog);
     wa_context_destroy(ctx);
-    tb_free(&t);
+    ut_tb_free(&t);
     memcpy(io->lds_out, out, sizeof(io->lds_out));
     for (unsigned l = 0; l < LANES; l++)
         for (unsigned k = 0; k < 4; k++)

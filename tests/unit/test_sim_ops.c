@@ -41,40 +41,6 @@
 /* ---- small utilities ------------------------------------------------------------- */
 
 /* A growing text buffer for kernel text. */
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static void tb_free(tb *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof(*b));
-}
 
 /* Deterministic test data (xorshift). */
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
@@ -260,9 +226,9 @@ static int kr_run(kr *k) { return kr_run_expect(k, WA_OK); }
 
 /* The usual header: one kernel with buffers `in` (argument 0) and `out`
    (argument 1), kernarg pointer in s[0:1], lane id in v0. */
-static void head(tb *t, const char *target, unsigned wgx, unsigned lds)
+static void head(ut_tb *t, const char *target, unsigned wgx, unsigned lds)
 {
-    tb_printf(t,
+    ut_tb_printf(t,
               ".kernel t\n"
               "  .target %s\n"
               "  .workgroup_size %u, 1, 1\n"
@@ -330,9 +296,9 @@ static int lanes_run_t(const char *target, const char *ops, lanes *io, uint64_t 
     memcpy(in + 386, io->s, sizeof(io->s));
     in[390] = in[391] = 0;
     memset(out, 0xA5, sizeof(out));
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, target, 64, 0);
-    tb_printf(&t,
+    ut_tb_printf(&t,
               "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
               "  v_lshlrev_b32 v1, 2, v0\n"
               "  s_waitcnt lgkmcnt(0)\n"
@@ -365,7 +331,7 @@ static int lanes_run_t(const char *target, const char *ops, lanes *io, uint64_t 
               ".end_kernel\n",
               ops);
     int ok = run_io(t.s, in, sizeof(in), out, sizeof(out), seed);
-    tb_free(&t);
+    ut_tb_free(&t);
     if (!ok)
         return 0;
     memcpy(io->r, out, sizeof(io->r));
@@ -1099,8 +1065,8 @@ static int stream_run(const char *target, const char *op, const uint32_t *a, con
         memcpy(in + n, b, bytes);
     else
         memset(in + n, 0, bytes);
-    tb t = { 0 };
-    tb_printf(&t,
+    ut_tb t = { 0 };
+    ut_tb_printf(&t,
               ".kernel stream\n"
               "  .target %s\n"
               "  .workgroup_size 64, 1, 1\n"
@@ -1133,7 +1099,7 @@ static int stream_run(const char *target, const char *op, const uint32_t *a, con
     int ok = kr_open(&k, t.s, NULL) && kr_bind(&k, 0, in, 2 * bytes) && kr_bind(&k, 1, out, bytes) &&
              CHECK_OK(wa_sim_set_arg(k.sim, 2, &iters, 4)) && kr_run(&k);
     kr_close(&k);
-    tb_free(&t);
+    ut_tb_free(&t);
     free(in);
     return ok;
 }
@@ -1485,9 +1451,9 @@ static void valu_accvgpr(void)
    neither store nor compute. */
 static void valu_partial_waves(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 100, 0);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_mbcnt_lo_u32_b32 v1, -1, 0\n"
                   "  v_mbcnt_hi_u32_b32 v1, -1, v1\n"   /* lane id */
                   "  v_lshlrev_b32 v2, 2, v0\n"
@@ -1515,7 +1481,7 @@ static void valu_partial_waves(void)
         CHECK_EQ_HEX(in[2], 0xFFFFFFFFu);
         CHECK_EQ_HEX(in[3], 0x0000000Fu);
     }
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- SALU ------------------------------------------------------------------------------------ */
@@ -1537,34 +1503,34 @@ static int salu_run32(const char *mn, int cmp, const scase *cs, unsigned n, uint
         in[4 * i + 1] = cs[i].b;
         in[4 * i + 2] = cs[i].scc;
     }
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 0);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_mov_b32 v1, 0\n"
                   "  s_waitcnt lgkmcnt(0)\n");
     for (unsigned i = 0; i < n; i++) {
-        tb_printf(&t, "  s_load_dwordx4 s[8:11], s[4:5], %u\n"
+        ut_tb_printf(&t, "  s_load_dwordx4 s[8:11], s[4:5], %u\n"
                       "  s_mov_b32 s12, 0x%x\n"
                       "  s_waitcnt lgkmcnt(0)\n"
                       "  s_cmp_eq_u32 s10, 1\n",
                   16 * i, 0xB0B0u + i);
         if (cmp)
-            tb_printf(&t, "  %s s8, s9\n", mn);
+            ut_tb_printf(&t, "  %s s8, s9\n", mn);
         else
-            tb_printf(&t, "  %s s12, s8, s9\n", mn);
-        tb_printf(&t, "  s_cselect_b32 s13, 1, 0\n"
+            ut_tb_printf(&t, "  %s s12, s8, s9\n", mn);
+        ut_tb_printf(&t, "  s_cselect_b32 s13, 1, 0\n"
                       "  v_mov_b32 v2, s12\n"
                       "  v_mov_b32 v3, s13\n"
                       "  global_store_dwordx2 v1, v[2:3], s[6:7] offset:%u\n",
                   8 * i);
     }
-    tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
     int ok = run_io(t.s, in, (size_t)n * 16, out, (size_t)n * 8, 5);
     for (unsigned i = 0; ok && i < n; i++) {
         r[i] = out[2 * i];
         scc[i] = out[2 * i + 1];
     }
-    tb_free(&t);
+    ut_tb_free(&t);
     free(in);
     free(out);
     return ok;
@@ -1684,9 +1650,9 @@ typedef struct scal {
 
 static int scal_run(const char *ops, scal *s, uint64_t seed)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 0);
-    tb_printf(&t,
+    ut_tb_printf(&t,
               "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
               "  v_mov_b32 v1, 0\n"
               "  s_mov_b64 vcc, 0\n"
@@ -1701,8 +1667,8 @@ static int scal_run(const char *ops, scal *s, uint64_t seed)
               "  s_mov_b64 exec, -1\n",
               ops);
     for (unsigned i = 0; i < 16; i++)
-        tb_printf(&t, "  v_mov_b32 v%u, s%u\n", 2 + i, 16 + i);
-    tb_printf(&t,
+        ut_tb_printf(&t, "  v_mov_b32 v%u, s%u\n", 2 + i, 16 + i);
+    ut_tb_printf(&t,
               "  v_mov_b32 v18, s2\n"
               "  v_mov_b32 v19, vcc_lo\n"
               "  v_mov_b32 v20, vcc_hi\n"
@@ -1717,7 +1683,7 @@ static int scal_run(const char *ops, scal *s, uint64_t seed)
               "  s_endpgm\n.end_kernel\n");
     memset(s->out, 0xEE, sizeof(s->out));
     int ok = run_io(t.s, s->in, sizeof(s->in), s->out, sizeof(s->out), seed);
-    tb_free(&t);
+    ut_tb_free(&t);
     return ok;
 }
 
@@ -1733,7 +1699,7 @@ static void salu_ops64(void)
         for (unsigned round = 0; round < 24; round++) {
             scal s;
             memset(&s, 0, sizeof(s));
-            tb ops = { 0 };
+            ut_tb ops = { 0 };
             uint64_t a[4], b[4];
             for (unsigned k = 0; k < 4; k++) {
                 unsigned i = round * 4 + k;
@@ -1746,12 +1712,12 @@ static void salu_ops64(void)
                 s.in[4 * k + 2] = (uint32_t)b[k];
                 s.in[4 * k + 3] = (uint32_t)(b[k] >> 32);
                 unsigned d = 16 + 4 * k;
-                tb_printf(&ops, "  s_cmp_eq_u32 s%u, %u\n", 8 + k, 1u);
+                ut_tb_printf(&ops, "  s_cmp_eq_u32 s%u, %u\n", 8 + k, 1u);
                 if (op == 4)
-                    tb_printf(&ops, "  %s s[%u:%u], s[%u:%u], s%u\n", mn[op], d, d + 1, d, d + 1, d + 2);
+                    ut_tb_printf(&ops, "  %s s[%u:%u], s[%u:%u], s%u\n", mn[op], d, d + 1, d, d + 1, d + 2);
                 else
-                    tb_printf(&ops, "  %s s[%u:%u], s[%u:%u], s[%u:%u]\n", mn[op], d, d + 1, d, d + 1, d + 2, d + 3);
-                tb_printf(&ops, "  s_cselect_b32 s%u, 1, 0\n", d + 2);
+                    ut_tb_printf(&ops, "  %s s[%u:%u], s[%u:%u], s[%u:%u]\n", mn[op], d, d + 1, d, d + 1, d + 2, d + 3);
+                ut_tb_printf(&ops, "  s_cselect_b32 s%u, 1, 0\n", d + 2);
             }
             for (unsigned k = 0; k < 4; k++)
                 s.in[16 + k] = (round + k) % 2;
@@ -1771,7 +1737,7 @@ static void salu_ops64(void)
                     CHECK_EQ_UINT(s.out[4 * k + 2], (unsigned)so);
                 }
             }
-            tb_free(&ops);
+            ut_tb_free(&ops);
         }
     }
     ut_context("%s", "");
@@ -2015,12 +1981,12 @@ static void salu_loops(void)
    offset, a negative offset from a moved base. */
 static void smem_kernarg_loads(void)
 {
-    tb t = { 0 };
-    tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 64, 1, 1\n"
+    ut_tb t = { 0 };
+    ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 64, 1, 1\n"
                   "  .abi kernarg_ptr, workitem_id_x\n");
     for (unsigned i = 0; i < 8; i++)
-        tb_printf(&t, "  .arg a%u, by_value, offset:%u, size:4, align:4\n", i, 4 * i);
-    tb_printf(&t, "  .arg out, global_buffer, offset:32, size:8, align:8\n"
+        ut_tb_printf(&t, "  .arg a%u, by_value, offset:%u, size:4, align:4\n", i, 4 * i);
+    ut_tb_printf(&t, "  .arg out, global_buffer, offset:32, size:8, align:8\n"
                   "  s_load_dword s8, s[0:1], 4\n"
                   "  s_load_dwordx2 s[10:11], s[0:1], 8\n"
                   "  s_load_dwordx4 s[12:15], s[0:1], 16\n"
@@ -2035,10 +2001,10 @@ static void smem_kernarg_loads(void)
                   "  s_waitcnt lgkmcnt(0)\n");
     static const unsigned regs[] = { 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 28 };
     for (unsigned i = 0; i < 17; i++)
-        tb_printf(&t, "  v_mov_b32 v%u, s%u\n", 2 + i, regs[i]);
+        ut_tb_printf(&t, "  v_mov_b32 v%u, s%u\n", 2 + i, regs[i]);
     for (unsigned i = 0; i < 17; i++)
-        tb_printf(&t, "  global_store_dword v1, v%u, s[6:7] offset:%u\n", 2 + i, 4 * i);
-    tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+        ut_tb_printf(&t, "  global_store_dword v1, v%u, s[6:7] offset:%u\n", 2 + i, 4 * i);
+    ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
     for (uint64_t seed = 1; seed <= 3; seed++) {
         kr k;
         uint32_t out[17];
@@ -2058,16 +2024,16 @@ static void smem_kernarg_loads(void)
         }
         kr_close(&k);
     }
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* s_buffer_load_dword: base from the descriptor, immediate or SGPR offset, and the
    range check against num_records (out of range reads 0). */
 static void smem_buffer_load(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 0);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_mov_b32 v1, 0\n"
                   "  s_waitcnt lgkmcnt(0)\n"
                   "  s_mov_b32 s12, s4\n"
@@ -2106,7 +2072,7 @@ static void smem_buffer_load(void)
             CHECK_EQ_HEX(out[5], 0u);
         }
     }
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- MUBUF ---------------------------------------------------------------------------------- */
@@ -2123,9 +2089,9 @@ typedef struct bufdesc {
 
 static char *buf_kernel(const char *target, unsigned lds, bufdesc din, bufdesc dout, uint32_t soff, const char *ops)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, target, 64, lds);
-    tb_printf(&t,
+    ut_tb_printf(&t,
               "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
               "  v_lshlrev_b32 v1, 2, v0\n"
               "  v_lshlrev_b32 v2, 4, v0\n"
@@ -2663,13 +2629,13 @@ static void ds_all_forms(void)
         "  global_store_dwordx4 v40, v[36:39], s[6:7]\n";
     for (uint64_t seed = 1; seed <= 3; seed++) {
         uint32_t out[OUT_DW];
-        tb o = { 0 };
-        tb_printf(&o, "  s_mov_b32 s20, 0x9e3779b1\n  s_mov_b32 s21, 0x85ebca6b\n%s", ops);
+        ut_tb o = { 0 };
+        ut_tb_printf(&o, "  s_mov_b32 s20, 0x9e3779b1\n  s_mov_b32 s21, 0x85ebca6b\n%s", ops);
         if (!buf_run("gfx942", 8192, (bufdesc)RAW(4096), (bufdesc)RAW(4096), 0, o.s, out, seed)) {
-            tb_free(&o);
+            ut_tb_free(&o);
             return;
         }
-        tb_free(&o);
+        ut_tb_free(&o);
         /* the model */
         static uint8_t lds[8192];
         memset(lds, 0, sizeof(lds));
@@ -2743,9 +2709,9 @@ static void ds_all_forms(void)
    WA_SIM_PERMISSIVE reads give 0 and writes are dropped. */
 static void ds_out_of_range(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 256);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_lshlrev_b32 v1, 2, v0\n"
                   "  v_mov_b32 v2, 7\n"
                   "  ds_write_b32 v1, v2\n"
@@ -2774,7 +2740,7 @@ static void ds_out_of_range(void)
         }
     }
     kr_close(&k);
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- defined bits and wa_sim_compare ------------------------------------------------------------- */
@@ -2796,15 +2762,15 @@ static unsigned line_of(const char *text, const char *marker)
    out[128..191] = lane + `c`. */
 static char *defbits_kernel(int lds_defined, int reg_defined, unsigned a, unsigned b, unsigned c)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 256);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_lshlrev_b32 v1, 2, v0\n");
     if (lds_defined)
-        tb_printf(&t, "  v_mov_b32 v2, %u\n  ds_write_b32 v1, v2\n  s_waitcnt lgkmcnt(0)\n", a);
+        ut_tb_printf(&t, "  v_mov_b32 v2, %u\n  ds_write_b32 v1, v2\n  s_waitcnt lgkmcnt(0)\n", a);
     if (reg_defined)
-        tb_printf(&t, "  v_mov_b32 v40, %u\n", b);
-    tb_printf(&t, "  ds_read_b32 v3, v1\n"
+        ut_tb_printf(&t, "  v_mov_b32 v40, %u\n", b);
+    ut_tb_printf(&t, "  ds_read_b32 v3, v1\n"
                   "  v_add_u32 v4, %u, v0\n"
                   "  s_waitcnt lgkmcnt(0)\n"
                   "  global_store_dword v1, v3, s[6:7]\n"
@@ -2887,9 +2853,9 @@ static void defined_bits_and_compare(void)
    WA_SIM_UNDEF_ERRORS reading an undefined register is an error. */
 static void defined_bits_propagate(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, "gfx942", 64, 0);
-    tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+    ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                   "  v_lshlrev_b32 v1, 2, v0\n"
                   "  v_add_u32 v2, v50, v0\n"           /* undefined */
                   "  v_mov_b32 v3, 1\n"
@@ -2918,7 +2884,7 @@ static void defined_bits_propagate(void)
         CHECK_DIAG(k.ctx, WA_E_SIM_FAULT, "v50|no defined value", line_of(t.s, "v50"), UT_ANY, UT_ANY);
     }
     kr_close(&k);
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- statistics and determinism ------------------------------------------------------------------ */
@@ -2928,8 +2894,8 @@ static void defined_bits_propagate(void)
    cycles positive. */
 static void stats_fields(void)
 {
-    tb t = { 0 };
-    tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 128, 1, 1\n  .lds_bytes 512\n"
+    ut_tb t = { 0 };
+    ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 128, 1, 1\n  .lds_bytes 512\n"
                   "  .abi kernarg_ptr, workgroup_id_x, workitem_id_x\n"
                   "  .arg in, global_buffer, offset:0, size:8, align:8\n"
                   "  .arg out, global_buffer, offset:8, size:8, align:8\n"
@@ -2973,15 +2939,15 @@ static void stats_fields(void)
         CHECK_STATUS(wa_sim_get_stats(&st, NULL), WA_E_INVALID);
     }
     kr_close(&k);
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* The same seed gives the same run (memory, cycles, waits); another seed gives
    other timing but the same memory for a correct kernel. */
 static void determinism(void)
 {
-    tb t = { 0 };
-    tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 256, 1, 1\n  .lds_bytes 1024\n"
+    ut_tb t = { 0 };
+    ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size 256, 1, 1\n  .lds_bytes 1024\n"
                   "  .abi kernarg_ptr, workgroup_id_x, workitem_id_x\n"
                   "  .arg in, global_buffer, offset:0, size:8, align:8\n"
                   "  .arg out, global_buffer, offset:8, size:8, align:8\n"
@@ -3034,7 +3000,7 @@ static void determinism(void)
     }
     for (unsigned r = 0; r < 5; r++)
         kr_close(&k[r]);
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- arguments and ABI inputs ----------------------------------------------------------------------- */
@@ -3116,8 +3082,8 @@ static void abi_ids(void)
     static const unsigned wgs[][3] = { { 8, 8, 1 }, { 4, 4, 4 }, { 8, 4, 3 }, { 5, 3, 2 } };
     for (unsigned w = 0; w < 4; w++) {
         unsigned items = wgs[w][0] * wgs[w][1] * wgs[w][2];
-        tb t = { 0 };
-        tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size %u, %u, %u\n"
+        ut_tb t = { 0 };
+        ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  .workgroup_size %u, %u, %u\n"
                       "  .abi kernarg_ptr, workgroup_id_x, workgroup_id_y, workgroup_id_z, workitem_id_x, "
                       "workitem_id_y, workitem_id_z\n"
                       "  .arg out, global_buffer, offset:0, size:8, align:8\n"
@@ -3180,7 +3146,7 @@ static void abi_ids(void)
         }
         kr_close(&k);
         free(out);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
 }
 
@@ -3354,8 +3320,8 @@ static void errors_missing_waits(void)
           "loads into s8 while an earlier load into it (@I30) may still land later" },
     };
     for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-        tb text = { 0 };
-        tb_printf(&text, ERR_HEAD "  v_mov_b32 v2, 0\n  ds_write_b32 v1, v2\n  s_waitcnt lgkmcnt(0)\n"
+        ut_tb text = { 0 };
+        ut_tb_printf(&text, ERR_HEAD "  v_mov_b32 v2, 0\n  ds_write_b32 v1, v2\n  s_waitcnt lgkmcnt(0)\n"
                                   "  s_mov_b32 s8, s4\n  s_mov_b32 s9, s5\n  s_mov_b32 s10, 256\n"
                                   "  s_mov_b32 s11, 0x20000\n%s  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_endpgm\n.end_kernel\n",
                   t[i].body);
@@ -3367,7 +3333,7 @@ static void errors_missing_waits(void)
                 CHECK_DIAG(k.ctx, WA_E_SIM_WAIT, t[i].words, line_of(text.s, "@I31"), UT_ANY, 31);
             kr_close(&k);
         }
-        tb_free(&text);
+        ut_tb_free(&text);
     }
     ut_context("%s", "");
 }
@@ -3395,8 +3361,8 @@ static void errors_lds_races(void)
         "  s_endpgm\n.end_kernel\n";
     unsigned failed = 0;
     for (int waited = 0; waited < 2; waited++) {
-        tb text = { 0 };
-        tb_printf(&text, "%s%s%s", before, waited ? "  s_waitcnt lgkmcnt(0)\n" : "", after);
+        ut_tb text = { 0 };
+        ut_tb_printf(&text, "%s%s%s", before, waited ? "  s_waitcnt lgkmcnt(0)\n" : "", after);
         for (uint64_t seed = 1; seed <= 12; seed++) {
             kr k;
             static uint32_t out[128];
@@ -3420,15 +3386,15 @@ static void errors_lds_races(void)
                     CHECK_EQ_UINT(out[i], 0x100 + 127 - i);
             kr_close(&k);
         }
-        tb_free(&text);
+        ut_tb_free(&text);
     }
     CHECK_MSG(failed > 0, "no seed caught the missing s_waitcnt before s_barrier");
 
     /* LDS-DMA then ds_read without vmcnt */
     failed = 0;
     for (int waited = 0; waited < 2; waited++) {
-        tb text = { 0 };
-        tb_printf(&text, ERR_HEAD "  s_mov_b32 s8, s4\n  s_mov_b32 s9, s5\n  s_mov_b32 s10, 256\n"
+        ut_tb text = { 0 };
+        ut_tb_printf(&text, ERR_HEAD "  s_mov_b32 s8, s4\n  s_mov_b32 s9, s5\n  s_mov_b32 s10, 256\n"
                                   "  s_mov_b32 s11, 0x20000\n  s_mov_b32 m0, 0\n  s_nop 0\n"
                                   "  buffer_load_dword v1, s[8:11], 0 offen lds ; @I50\n%s"
                                   "  ds_read_b32 v2, v1 ; @I51\n"
@@ -3460,7 +3426,7 @@ static void errors_lds_races(void)
                     CHECK_EQ_HEX(out[128 + i], i * 0x01010101u);
             kr_close(&k);
         }
-        tb_free(&text);
+        ut_tb_free(&text);
     }
     CHECK_MSG(failed > 0, "no seed caught the missing s_waitcnt vmcnt after LDS-DMA");
 }
@@ -3644,9 +3610,9 @@ static void control_no_effect_ops(void)
 {
     uint64_t cycles[2] = { 0, 0 };
     for (unsigned sleep = 0; sleep < 2; sleep++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, "gfx942", 64, 0);
-        tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
+        ut_tb_printf(&t, "  s_load_dwordx4 s[4:7], s[0:1], 0\n"
                       "  v_lshlrev_b32 v1, 2, v0\n"
                       "  s_setprio 3\n"
                       "  s_nop 15\n"
@@ -3669,7 +3635,7 @@ static void control_no_effect_ops(void)
                 CHECK_EQ_UINT(out[l], l);
         }
         kr_close(&k);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     /* the sleep overlaps the s_load's latency, so only its own length adds up */
     CHECK_MSG(cycles[1] > cycles[0] && cycles[1] >= 20 * 64, "s_sleep 20: %llu cycles, without: %llu",
@@ -4103,13 +4069,13 @@ static void salu_movrel(void)
         { "  s_movreld_b32 s4, 1\n", "M0, which holds no defined value" },
     };
     for (unsigned i = 0; i < 2; i++) {
-        tb t = { 0 };
-        tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
+        ut_tb t = { 0 };
+        ut_tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
         kr k;
         if (kr_open(&k, t.s, NULL) && kr_run_expect(&k, WA_E_SIM_FAULT))
             CHECK_STR_CONTAINS(ut_diags_text(k.ctx), bad[i].msg);
         kr_close(&k);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
 }
 
@@ -4165,14 +4131,14 @@ static void salu_hwreg(void)
         { "  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1\n", "MODE bits 0x10000000" },
     };
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        tb t = { 0 };
-        tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
+        ut_tb t = { 0 };
+        ut_tb_printf(&t, ".kernel t\n  .target gfx942\n%s  s_endpgm\n.end_kernel\n", bad[i].body);
         kr k;
         ut_context("%s", bad[i].body);
         if (kr_open(&k, t.s, NULL) && kr_run_expect(&k, WA_E_UNSUPPORTED))
             CHECK_STR_CONTAINS(ut_diags_text(k.ctx), bad[i].msg);
         kr_close(&k);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }

@@ -29,41 +29,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 8192) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static void tb_free(tb *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof(*b));
-}
-
 static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
 static uint32_t rnd(void)
 {
@@ -100,9 +65,9 @@ static wa_status run_text(const char *text, void *in, size_t in_bytes, void *out
     return st;
 }
 
-static void head(tb *t)
+static void head(ut_tb *t)
 {
-    tb_printf(t, ".kernel t\n"
+    ut_tb_printf(t, ".kernel t\n"
                  "  .target gfx942\n"
                  "  .abi kernarg_ptr, workitem_id_x\n"
                  "  .arg in, global_buffer, offset:0, size:8, align:8\n"
@@ -181,7 +146,7 @@ static int run_cases(const sop *op, const cin *cs, cout *out)
     uint32_t *in = calloc(NCASES, 48), *res = calloc(NCASES, 32);
     if (!in || !res)
         abort();
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t);
     for (unsigned i = 0; i < NCASES; i++) {
         const cin *c = &cs[i];
@@ -196,7 +161,7 @@ static int run_cases(const sop *op, const cin *cs, cout *out)
         p[7] = (uint32_t)(c->old >> 32);
         p[8] = (uint32_t)c->exec;
         p[9] = (uint32_t)(c->exec >> 32);
-        tb_printf(&t,
+        ut_tb_printf(&t,
                   "  s_load_dwordx8 s[8:15], s[4:5], %u\n"
                   "  s_load_dwordx2 s[18:19], s[4:5], %u\n"
                   "  s_waitcnt lgkmcnt(0)\n"
@@ -206,12 +171,12 @@ static int run_cases(const sop *op, const cin *cs, cout *out)
                   "  s_mov_b64 exec, s[18:19]\n  ",
                   48 * i, 48 * i + 32);
         if (op->imm == IMM_S16)
-            tb_printf(&t, "%s, %d", op->line, (int)(int16_t)(uint16_t)c->b);
+            ut_tb_printf(&t, "%s, %d", op->line, (int)(int16_t)(uint16_t)c->b);
         else if (op->imm == IMM_U16)
-            tb_printf(&t, "%s, %d", op->line, (int)(uint16_t)c->b);
+            ut_tb_printf(&t, "%s, %d", op->line, (int)(uint16_t)c->b);
         else
-            tb_printf(&t, "%s", op->line);
-        tb_printf(&t,
+            ut_tb_printf(&t, "%s", op->line);
+        ut_tb_printf(&t,
                   "\n  s_cselect_b32 s20, 1, 0\n"
                   "  s_mov_b64 s[22:23], exec\n"
                   "  s_mov_b32 s24, m0\n"
@@ -227,7 +192,7 @@ static int run_cases(const sop *op, const cin *cs, cout *out)
                   "  global_store_dwordx2 v1, v[6:7], s[6:7] offset:16\n",
                   32 * i);
     }
-    tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
     char diag[512];
     wa_status st = run_text(t.s, in, (size_t)NCASES * 48, res, (size_t)NCASES * 32, 7, diag,
                             sizeof(diag));
@@ -239,7 +204,7 @@ static int run_cases(const sop *op, const cin *cs, cout *out)
         out[i].m0 = p[3];
         out[i].exec = p[4] | (uint64_t)p[5] << 32;
     }
-    tb_free(&t);
+    ut_tb_free(&t);
     free(in);
     free(res);
     return ok;
@@ -769,16 +734,16 @@ static void immediates_64bit(void)
     ut_context("%s", "");
     static const char *const refused[] = { "0x87654321", "-100000", "0xffffffff" };
     for (unsigned i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t);
-        tb_printf(&t, "  s_mov_b64 s[8:9], %s\n  s_endpgm\n.end_kernel\n", refused[i]);
+        ut_tb_printf(&t, "  s_mov_b64 s[8:9], %s\n  s_endpgm\n.end_kernel\n", refused[i]);
         uint32_t in[4] = { 0 }, out[4] = { 0 };
         char diag[512];
         ut_context("%s", refused[i]);
         CHECK_STATUS(run_text(t.s, in, sizeof(in), out, sizeof(out), 1, diag, sizeof(diag)),
                      WA_E_UNSUPPORTED);
         CHECK_STR_CONTAINS(diag, "bit 31");
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -787,16 +752,16 @@ static void immediates_64bit(void)
    undefined result (seen as an error when the result feeds an address). */
 static void scc_undefined_reads(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t);
-    tb_printf(&t, "  s_mov_b32 s8, 0\n  s_cselect_b32 s9, s8, 4\n"
+    ut_tb_printf(&t, "  s_mov_b32 s8, 0\n  s_cselect_b32 s9, s8, 4\n"
                   "  s_load_dword s10, s[4:5], s9\n  s_endpgm\n.end_kernel\n");
     uint32_t in[4] = { 0 }, out[4] = { 0 };
     char diag[512];
     wa_status st = run_text(t.s, in, sizeof(in), out, sizeof(out), 1, diag, sizeof(diag));
     CHECK_STATUS(st, WA_E_SIM_FAULT);
     CHECK_STR_CONTAINS(diag, "undefined");
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* The debugger's branches are not taken; the sleep hint and priorities run. */
@@ -805,16 +770,16 @@ static void sopp_debug_branches(void)
     static const char *const br[] = { "s_cbranch_cdbgsys", "s_cbranch_cdbguser",
                                       "s_cbranch_cdbgsys_or_user", "s_cbranch_cdbgsys_and_user" };
     for (unsigned i = 0; i < 4; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t);
-        tb_printf(&t, "  v_mov_b32 v1, 0\n  v_mov_b32 v2, 1\n  %s skip\n  v_mov_b32 v2, 2\n"
+        ut_tb_printf(&t, "  v_mov_b32 v1, 0\n  v_mov_b32 v2, 1\n  %s skip\n  v_mov_b32 v2, 2\n"
                       "skip:\n  global_store_dword v1, v2, s[6:7]\n  s_endpgm\n.end_kernel\n",
                   br[i]);
         uint32_t in[1] = { 0 }, out[1] = { 0 };
         ut_context("%s", br[i]);
         CHECK_OK(run_text(t.s, in, sizeof(in), out, sizeof(out), 1, NULL, 0));
         CHECK_EQ_HEX(out[0], 2); /* fell through */
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -848,16 +813,16 @@ static void unsupported_ops(void)
         if (!CHECK(why != NULL))
             continue;
         CHECK_STR_CONTAINS(why, cs[i].word);
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t);
-        tb_printf(&t, "  s_mov_b64 s[8:9], 0\n  s_mov_b64 s[10:11], 0\n  %s\ndone:\n  s_endpgm\n"
+        ut_tb_printf(&t, "  s_mov_b64 s[8:9], 0\n  s_mov_b64 s[10:11], 0\n  %s\ndone:\n  s_endpgm\n"
                       ".end_kernel\n", cs[i].line);
         uint32_t in[1] = { 0 }, out[1] = { 0 };
         char diag[512];
         CHECK_STATUS(run_text(t.s, in, sizeof(in), out, sizeof(out), 1, diag, sizeof(diag)),
                      WA_E_UNSUPPORTED);
         CHECK_STR_CONTAINS(diag, why);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     /* everything else of these formats is executed */
     unsigned left_out = 0;

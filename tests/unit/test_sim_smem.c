@@ -23,41 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 8192) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static void tb_free(tb *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof(*b));
-}
-
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
@@ -102,9 +67,9 @@ static wa_status run_text(const char *text, void *in, size_t in_bytes, void *out
 
 /* s[4:5] = in, s[6:7] = out; s[12:15] a buffer resource over `in` with
    num_records `nrec` (stride 0). */
-static void head(tb *t, unsigned nrec)
+static void head(ut_tb *t, unsigned nrec)
 {
-    tb_printf(t, ".kernel t\n"
+    ut_tb_printf(t, ".kernel t\n"
                  "  .target gfx942\n"
                  "  .abi kernarg_ptr, workitem_id_x\n"
                  "  .arg in, global_buffer, offset:0, size:8, align:8\n"
@@ -120,10 +85,10 @@ static void head(tb *t, unsigned nrec)
 }
 
 /* Stores s[first..first+n-1] to out + 4*at (one global store per dword). */
-static void dump(tb *t, unsigned first, unsigned n, unsigned at)
+static void dump(ut_tb *t, unsigned first, unsigned n, unsigned at)
 {
     for (unsigned k = 0; k < n; k++)
-        tb_printf(t, "  v_mov_b32 v2, s%u\n  v_mov_b32 v3, %u\n  global_store_dword v3, v2, s[6:7]\n",
+        ut_tb_printf(t, "  v_mov_b32 v2, s%u\n  v_mov_b32 v3, %u\n  global_store_dword v3, v2, s[6:7]\n",
                   first + k, 4 * (at + k));
 }
 
@@ -157,21 +122,21 @@ static void loads_all_widths(void)
     for (unsigned i = 0; i < 256; i++)
         in[i] = 0xA0000000u + i * 3;
     for (unsigned i = 0; i < 5; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, 1024);
         /* immediate, SGPR, SGPR + offset:N, and a negative immediate from a moved base */
         char r0[16], r1[16], r2[16], r3[16];
-        tb_printf(&t, "  s_mov_b32 s20, 40\n  %s %s, s[4:5], 16\n", w[i].mn, sreg(r0, 32, w[i].n));
-        tb_printf(&t, "  %s %s, s[4:5], s20\n", w[i].mn, sreg(r1, 48, w[i].n));
-        tb_printf(&t, "  %s %s, s[4:5], s20 offset:0x48\n", w[i].mn, sreg(r2, 64, w[i].n));
-        tb_printf(&t, "  s_add_u32 s22, s4, 0x100\n  s_addc_u32 s23, s5, 0\n"
+        ut_tb_printf(&t, "  s_mov_b32 s20, 40\n  %s %s, s[4:5], 16\n", w[i].mn, sreg(r0, 32, w[i].n));
+        ut_tb_printf(&t, "  %s %s, s[4:5], s20\n", w[i].mn, sreg(r1, 48, w[i].n));
+        ut_tb_printf(&t, "  %s %s, s[4:5], s20 offset:0x48\n", w[i].mn, sreg(r2, 64, w[i].n));
+        ut_tb_printf(&t, "  s_add_u32 s22, s4, 0x100\n  s_addc_u32 s23, s5, 0\n"
                       "  %s %s, s[22:23], -0x20\n  s_waitcnt lgkmcnt(0)\n",
                   w[i].mn, sreg(r3, 80, w[i].n));
         dump(&t, 32, w[i].n, 0);
         dump(&t, 48, w[i].n, 16);
         dump(&t, 64, w[i].n, 32);
         dump(&t, 80, w[i].n, 48);
-        tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+        ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
         uint32_t out[64];
         memset(out, 0xEE, sizeof(out));
         ut_context("%s", w[i].mn);
@@ -183,7 +148,7 @@ static void loads_all_widths(void)
                 CHECK_EQ_HEX(out[48 + k], in[(0x100 - 0x20) / 4 + k]);
             }
         }
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -203,7 +168,7 @@ static void buffer_loads_range(void)
         in[i] = 0xB0000000u + i;
     const unsigned nrec = 40; /* bytes: dwords 0..9 in range */
     for (unsigned i = 0; i < 5; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, nrec);
         const char *r = w[i].n == 1 ? "s32" : NULL;
         char dst[32];
@@ -211,10 +176,10 @@ static void buffer_loads_range(void)
             snprintf(dst, sizeof(dst), "s[32:%u]", 31 + w[i].n);
             r = dst;
         }
-        tb_printf(&t, "  s_mov_b32 s20, 8\n  %s %s, s[12:15], s20 offset:0x10\n  s_waitcnt lgkmcnt(0)\n",
+        ut_tb_printf(&t, "  s_mov_b32 s20, 8\n  %s %s, s[12:15], s20 offset:0x10\n  s_waitcnt lgkmcnt(0)\n",
                   w[i].mn, r);
         dump(&t, 32, w[i].n, 0);
-        tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+        ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
         uint32_t out[16];
         memset(out, 0xEE, sizeof(out));
         ut_context("%s", w[i].mn);
@@ -223,7 +188,7 @@ static void buffer_loads_range(void)
                 unsigned dw = 6 + k; /* (8 + 16) / 4 */
                 CHECK_EQ_HEX(out[k], 4 * dw + 4 <= nrec ? in[dw] : 0u);
             }
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -240,19 +205,19 @@ static void stores_all_widths(void)
               { "s_buffer_store_dword", 1, 1 }, { "s_buffer_store_dwordx2", 2, 1 },
               { "s_buffer_store_dwordx4", 4, 1 } };
     for (unsigned i = 0; i < 6; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         const unsigned nrec = 52; /* buffer stores: dwords 0..12 */
         head(&t, nrec);
         /* the resource over `out` for the buffer forms */
-        tb_printf(&t, "  s_mov_b32 s12, s6\n  s_and_b32 s13, s7, 0xffff\n");
+        ut_tb_printf(&t, "  s_mov_b32 s12, s6\n  s_and_b32 s13, s7, 0xffff\n");
         for (unsigned k = 0; k < 4; k++)
-            tb_printf(&t, "  s_mov_b32 s%u, 0x%x\n", 32 + k, 0x51000000u + 0x111u * (i + 1) + k);
+            ut_tb_printf(&t, "  s_mov_b32 s%u, 0x%x\n", 32 + k, 0x51000000u + 0x111u * (i + 1) + k);
         const char *src = w[i].n == 1 ? "s32" : w[i].n == 2 ? "s[32:33]" : "s[32:35]";
         const char *base = w[i].buffer ? "s[12:15]" : "s[6:7]";
-        tb_printf(&t, "  %s %s, %s, 0x20\n", w[i].mn, src, base);
-        tb_printf(&t, "  s_mov_b32 s20, 0x28\n  %s %s, %s, s20 offset:0x8\n", w[i].mn, src, base);
+        ut_tb_printf(&t, "  %s %s, %s, 0x20\n", w[i].mn, src, base);
+        ut_tb_printf(&t, "  s_mov_b32 s20, 0x28\n  %s %s, %s, s20 offset:0x8\n", w[i].mn, src, base);
         /* the data is read at issue: overwriting it at once changes nothing */
-        tb_printf(&t, "  s_mov_b32 s32, 0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
+        ut_tb_printf(&t, "  s_mov_b32 s32, 0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
         uint32_t out[32], in[4] = { 0 };
         memset(out, 0x77, sizeof(out));
         ut_context("%s", w[i].mn);
@@ -267,7 +232,7 @@ static void stores_all_widths(void)
                 CHECK_MSG(out[d] == want, "%s: out[%u] = 0x%08x, want 0x%08x", w[i].mn, d, out[d], want);
             }
         }
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -328,7 +293,7 @@ static void atomics_all(void)
                 }
                 char mn[48];
                 snprintf(mn, sizeof(mn), "s_%satomic_%s%s", buf ? "buffer_" : "", op, wide ? "_x2" : "");
-                tb t = { 0 };
+                ut_tb t = { 0 };
                 head(&t, 1024);
                 for (unsigned c = 0; c < NC; c++) {
                     unsigned n = words * (cmpswap ? 2 : 1);
@@ -339,18 +304,18 @@ static void atomics_all(void)
                             v[3] = (uint32_t)(cmp[c] >> 32);
                     }
                     for (unsigned k = 0; k < n; k++)
-                        tb_printf(&t, "  s_mov_b32 s%u, 0x%x\n", 32 + k, v[k]);
+                        ut_tb_printf(&t, "  s_mov_b32 s%u, 0x%x\n", 32 + k, v[k]);
                     char reg[16];
                     if (n == 1)
                         snprintf(reg, sizeof(reg), "s32");
                     else
                         snprintf(reg, sizeof(reg), "s[32:%u]", 31 + n);
                     /* odd cases return the old value (glc); even ones do not */
-                    tb_printf(&t, "  %s %s, %s, 0x%x%s\n  s_waitcnt lgkmcnt(0)\n", mn, reg,
+                    ut_tb_printf(&t, "  %s %s, %s, 0x%x%s\n  s_waitcnt lgkmcnt(0)\n", mn, reg,
                               buf ? "s[12:15]" : "s[4:5]", 8 * c, c % 2 ? " glc" : "");
                     dump(&t, 32, words, 2 * c);
                 }
-                tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+                ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
                 uint32_t out[2 * NC];
                 memset(out, 0, sizeof(out));
                 ut_context("%s", mn);
@@ -367,7 +332,7 @@ static void atomics_all(void)
                                   (unsigned long long)ret, (unsigned long long)want_ret);
                     }
                 }
-                tb_free(&t);
+                ut_tb_free(&t);
             }
     ut_context("%s", "");
 }
@@ -375,15 +340,15 @@ static void atomics_all(void)
 /* A returning atomic's result is read before lgkmcnt: a missing wait. */
 static void atomic_return_needs_wait(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, 1024);
-    tb_printf(&t, "  s_mov_b32 s32, 1\n  s_atomic_add s32, s[4:5], 0 glc\n  s_add_u32 s33, s32, 1\n"
+    ut_tb_printf(&t, "  s_mov_b32 s32, 1\n  s_atomic_add s32, s[4:5], 0 glc\n  s_add_u32 s33, s32, 1\n"
                   "  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
     uint32_t in[4] = { 0 }, out[4] = { 0 };
     char diag[512];
     CHECK_STATUS(run_text(t.s, in, sizeof(in), out, sizeof(out), 1, diag, sizeof(diag)), WA_E_SIM_WAIT);
     CHECK_STR_CONTAINS(diag, "s32");
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- ordering ------------------------------------------------------------------------------- */
@@ -393,9 +358,9 @@ static void atomic_return_needs_wait(void)
 static void stores_out_of_order(void)
 {
     for (int wait = 0; wait < 2; wait++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, 0);
-        tb_printf(&t, "  s_mov_b32 s32, 1\n  s_mov_b32 s33, 2\n  s_store_dword s32, s[6:7], 0\n%s"
+        ut_tb_printf(&t, "  s_mov_b32 s32, 1\n  s_mov_b32 s33, 2\n  s_store_dword s32, s[6:7], 0\n%s"
                       "  s_store_dword s33, s[6:7], 0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n",
                   wait ? "  s_waitcnt lgkmcnt(0)\n" : "");
         unsigned first = 0, second = 0;
@@ -411,7 +376,7 @@ static void stores_out_of_order(void)
             CHECK_EQ_UINT(second, 16);
         else
             CHECK(first > 0 && second > 0);
-        tb_free(&t);
+        ut_tb_free(&t);
     }
 }
 
@@ -421,30 +386,30 @@ static void timers(void)
 {
     static const char *const mn[] = { "s_memtime", "s_memrealtime" };
     for (unsigned i = 0; i < 2; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, 0);
-        tb_printf(&t, "  %s s[32:33]\n  s_waitcnt lgkmcnt(0)\n", mn[i]);
+        ut_tb_printf(&t, "  %s s[32:33]\n  s_waitcnt lgkmcnt(0)\n", mn[i]);
         for (unsigned k = 0; k < 20; k++)
-            tb_printf(&t, "  s_add_u32 s40, s40, 1\n");
-        tb_printf(&t, "  s_sleep 2\n  %s s[34:35]\n  s_waitcnt lgkmcnt(0)\n", mn[i]);
+            ut_tb_printf(&t, "  s_add_u32 s40, s40, 1\n");
+        ut_tb_printf(&t, "  s_sleep 2\n  %s s[34:35]\n  s_waitcnt lgkmcnt(0)\n", mn[i]);
         dump(&t, 32, 4, 0);
-        tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+        ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
         uint32_t in[1] = { 0 }, out[4] = { 0 };
         ut_context("%s", mn[i]);
         if (run_ok(t.s, in, sizeof(in), out, sizeof(out), 1)) {
             uint64_t a = out[0] | (uint64_t)out[1] << 32, b = out[2] | (uint64_t)out[3] << 32;
             CHECK(b > a);
         }
-        tb_free(&t);
+        ut_tb_free(&t);
         /* the value comes back through lgkmcnt */
-        tb_printf(&t, ".kernel t\n  .target gfx942\n  %s s[32:33]\n  s_add_u32 s34, s32, 1\n"
+        ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  %s s[32:33]\n  s_add_u32 s34, s32, 1\n"
                       "  s_endpgm\n.end_kernel\n", mn[i]);
         char diag[512];
         CHECK_STATUS(run_text(t.s, NULL, 0, NULL, 0, 1, diag, sizeof(diag)), WA_E_SIM_WAIT);
-        tb_free(&t);
+        ut_tb_free(&t);
         /* WA_SIM_CLOCK_UNDEFINED: the time is undefined (for differential runs), both halves */
         for (unsigned k = 0; k < 2; k++) {
-            tb_printf(&t, ".kernel t\n  .target gfx942\n  %s s[32:33]\n  s_waitcnt lgkmcnt(0)\n"
+            ut_tb_printf(&t, ".kernel t\n  .target gfx942\n  %s s[32:33]\n  s_waitcnt lgkmcnt(0)\n"
                           "  s_add_u32 s34, s%u, 1\n  s_endpgm\n.end_kernel\n",
                       mn[i], 32 + k);
             CHECK_STATUS(run_text_flags(t.s, 0, NULL, 0, NULL, 0, 1, diag, sizeof(diag)), WA_OK);
@@ -455,7 +420,7 @@ static void timers(void)
                                         0, NULL, 0, 1, diag, sizeof(diag)),
                          WA_E_SIM_FAULT);
             CHECK_STR_CONTAINS(diag, "no defined value");
-            tb_free(&t);
+            ut_tb_free(&t);
         }
     }
     ut_context("%s", "");
@@ -463,21 +428,21 @@ static void timers(void)
 
 static void cache_ops_no_effect(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, 64);
-    tb_printf(&t, "  s_mov_b32 s32, 0x1234\n  s_store_dword s32, s[6:7], 0\n"
+    ut_tb_printf(&t, "  s_mov_b32 s32, 0x1234\n  s_store_dword s32, s[6:7], 0\n"
                   "  s_dcache_wb\n  s_dcache_wb_vol\n  s_dcache_inv\n  s_dcache_inv_vol\n"
                   "  s_dcache_discard s[6:7], 0\n  s_dcache_discard_x2 s[6:7], 0\n"
                   "  s_atc_probe 3, s[6:7], 0\n  s_atc_probe_buffer 3, s[12:15], 0\n"
                   "  s_waitcnt lgkmcnt(0)\n  s_load_dword s33, s[6:7], 0\n  s_waitcnt lgkmcnt(0)\n");
     dump(&t, 33, 1, 1);
-    tb_printf(&t, "  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(&t, "  s_endpgm\n.end_kernel\n");
     uint32_t in[1] = { 0 }, out[2] = { 0, 0 };
     if (run_ok(t.s, in, sizeof(in), out, sizeof(out), 1)) {
         CHECK_EQ_HEX(out[0], 0x1234u);
         CHECK_EQ_HEX(out[1], 0x1234u);
     }
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 static void scratch_left_out(void)
@@ -490,14 +455,14 @@ static void scratch_left_out(void)
         if (CHECK(why != NULL))
             CHECK_STR_CONTAINS(why, "scratch");
     }
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, 0);
-    tb_printf(&t, "  s_scratch_load_dword s32, s[6:7], 0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(&t, "  s_scratch_load_dword s32, s[6:7], 0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
     uint32_t in[1] = { 0 }, out[1] = { 0 };
     char diag[512];
     CHECK_STATUS(run_text(t.s, in, sizeof(in), out, sizeof(out), 1, diag, sizeof(diag)), WA_E_UNSUPPORTED);
     CHECK_STR_CONTAINS(diag, "scratch");
-    tb_free(&t);
+    ut_tb_free(&t);
     /* every other SMEM opcode is executed */
     unsigned left_out = 0;
     for (unsigned op = 0; op < wa_isa_count(); op++)

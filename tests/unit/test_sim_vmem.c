@@ -29,41 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 8192) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
-static void tb_free(tb *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof(*b));
-}
-
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
@@ -120,9 +85,9 @@ static const char *tname(wa_target t)
    v10 = lane * 4; v[20:21] = in + lane * 16, v[22:23] = out + lane * 16 (flat and
    global addresses: the simulator's buffers start at multiples of 64 GiB, so the
    low halves do not carry). */
-static void head_on(tb *t, wa_target target, unsigned nrec, unsigned lds)
+static void head_on(ut_tb *t, wa_target target, unsigned nrec, unsigned lds)
 {
-    tb_printf(t, ".kernel t\n"
+    ut_tb_printf(t, ".kernel t\n"
                  "  .target %s\n"
                  "  .abi kernarg_ptr, workitem_id_x\n"
                  "  .lds_bytes %u\n"
@@ -147,19 +112,19 @@ static void head_on(tb *t, wa_target target, unsigned nrec, unsigned lds)
               tname(target), lds, nrec);
 }
 
-static void head(tb *t, unsigned nrec) { head_on(t, WA_TARGET_GFX942, nrec, 0); }
+static void head(ut_tb *t, unsigned nrec) { head_on(t, WA_TARGET_GFX942, nrec, 0); }
 
-static void tail(tb *t)
+static void tail(ut_tb *t)
 {
-    tb_printf(t, "  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
+    ut_tb_printf(t, "  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_endpgm\n.end_kernel\n");
 }
 
 /* Stores n dwords from v[first..] of every lane to out + lane * 16 + 4 * k. */
-static void dump(tb *t, unsigned first, unsigned n)
+static void dump(ut_tb *t, unsigned first, unsigned n)
 {
-    tb_printf(t, "  s_waitcnt vmcnt(0)\n");
+    ut_tb_printf(t, "  s_waitcnt vmcnt(0)\n");
     for (unsigned k = 0; k < n; k++)
-        tb_printf(t, "  global_store_dword v[22:23], v%u, off offset:%u\n", first + k, 4 * k);
+        ut_tb_printf(t, "  global_store_dword v[22:23], v%u, off offset:%u\n", first + k, 4 * k);
 }
 
 static uint32_t sext(uint32_t v, unsigned bits)
@@ -210,28 +175,28 @@ static void loads_all(void)
             const lwidth *L = &lwidths[w];
             int small = L->bytes < 4;
             int masked = (f + w) % 2;
-            tb t = { 0 };
+            ut_tb t = { 0 };
             head(&t, 4096);
             char r[24];
             /* v30 = byte offset of the lane's access (before offset:8) */
-            tb_printf(&t, "  v_and_b32 v31, 3, v0\n  v_mul_lo_u32 v31, 3, v31\n"
+            ut_tb_printf(&t, "  v_and_b32 v31, 3, v0\n  v_mul_lo_u32 v31, 3, v31\n"
                           "  v_add_u32 v30, %s, v11\n",
                       small ? "v31" : "0");
             for (unsigned k = 0; k < 4; k++)
-                tb_printf(&t, "  v_mov_b32 v%u, 0x5a5a5a5a\n", 40 + k);
+                ut_tb_printf(&t, "  v_mov_b32 v%u, 0x5a5a5a5a\n", 40 + k);
             if (masked)
-                tb_printf(&t, "  s_mov_b32 exec_lo, 0x55555555\n  s_mov_b32 exec_hi, 0x55555555\n");
+                ut_tb_printf(&t, "  s_mov_b32 exec_lo, 0x55555555\n  s_mov_b32 exec_hi, 0x55555555\n");
             vreg(r, 40, L->dwords);
             if (f == 0)
-                tb_printf(&t, "  buffer_load_%s %s, v30, s[12:15], 0 offen offset:8\n", L->name, r);
+                ut_tb_printf(&t, "  buffer_load_%s %s, v30, s[12:15], 0 offen offset:8\n", L->name, r);
             else if (f == 1)
-                tb_printf(&t, "  global_load_%s %s, v30, s[4:5] offset:8\n", L->name, r);
+                ut_tb_printf(&t, "  global_load_%s %s, v30, s[4:5] offset:8\n", L->name, r);
             else {
-                tb_printf(&t, "  v_add_u32 v24, s4, v30\n  v_mov_b32 v25, s5\n");
-                tb_printf(&t, "  %s_load_%s %s, v[24:25]%s offset:8\n", f == 2 ? "global" : "flat",
+                ut_tb_printf(&t, "  v_add_u32 v24, s4, v30\n  v_mov_b32 v25, s5\n");
+                ut_tb_printf(&t, "  %s_load_%s %s, v[24:25]%s offset:8\n", f == 2 ? "global" : "flat",
                           L->name, r, f == 2 ? ", off" : "");
             }
-            tb_printf(&t, "  s_mov_b64 exec, -1\n");
+            ut_tb_printf(&t, "  s_mov_b64 exec, -1\n");
             dump(&t, 40, 4);
             tail(&t);
             uint32_t out[64 * 4];
@@ -254,7 +219,7 @@ static void loads_all(void)
                     }
                 }
         next:
-            tb_free(&t);
+            ut_tb_free(&t);
         }
     ut_context("%s", "");
 }
@@ -274,15 +239,15 @@ static void d16_loads(void)
         in[i] = (uint8_t)(rnd() | (i % 3 == 0 ? 0x80 : 0)); /* many negative bytes */
     for (unsigned s = 0; s < 3; s++)
         for (unsigned i = 0; i < 6; i++) {
-            tb t = { 0 };
+            ut_tb t = { 0 };
             head(&t, 4096);
-            tb_printf(&t, "  v_mov_b32 v40, 0x98765432\n  v_add_u32 v30, 2, v11\n");
+            ut_tb_printf(&t, "  v_mov_b32 v40, 0x98765432\n  v_add_u32 v30, 2, v11\n");
             if (s == 0)
-                tb_printf(&t, "  buffer_load_%s v40, v30, s[12:15], 0 offen\n", d[i].name);
+                ut_tb_printf(&t, "  buffer_load_%s v40, v30, s[12:15], 0 offen\n", d[i].name);
             else if (s == 1)
-                tb_printf(&t, "  global_load_%s v40, v30, s[4:5]\n", d[i].name);
+                ut_tb_printf(&t, "  global_load_%s v40, v30, s[4:5]\n", d[i].name);
             else
-                tb_printf(&t, "  flat_load_%s v40, v[20:21] offset:2\n", d[i].name);
+                ut_tb_printf(&t, "  flat_load_%s v40, v[20:21] offset:2\n", d[i].name);
             dump(&t, 40, 1);
             tail(&t);
             uint32_t out[64 * 4];
@@ -296,7 +261,7 @@ static void d16_loads(void)
                     if (!CHECK_MSG(out[4 * l] == want, "lane %u: 0x%08x, want 0x%08x", l, out[4 * l], want))
                         break;
                 }
-            tb_free(&t);
+            ut_tb_free(&t);
         }
     ut_context("%s", "");
 }
@@ -315,24 +280,24 @@ static void stores_all(void)
     static const char *const forms[] = { "buffer", "global_saddr", "global_off", "flat" };
     for (unsigned f = 0; f < 4; f++)
         for (unsigned i = 0; i < 8; i++) {
-            tb t = { 0 };
+            ut_tb t = { 0 };
             head(&t, 4096);
             char r[24];
             for (unsigned k = 0; k < 4; k++)
-                tb_printf(&t, "  v_mov_b32 v%u, 0x%x\n  v_add_u32 v%u, v%u, v0\n", 40 + k,
+                ut_tb_printf(&t, "  v_mov_b32 v%u, 0x%x\n  v_add_u32 v%u, v%u, v0\n", 40 + k,
                           0x81726354u + 0x01010101u * k, 40 + k, 40 + k);
-            tb_printf(&t, "  s_mov_b32 exec_lo, 0x00ff00ff\n  s_mov_b32 exec_hi, 0x00ff00ff\n");
+            ut_tb_printf(&t, "  s_mov_b32 exec_lo, 0x00ff00ff\n  s_mov_b32 exec_hi, 0x00ff00ff\n");
             vreg(r, 40, w[i].dwords);
             if (f == 0)
-                tb_printf(&t, "  v_add_u32 v30, 4, v11\n  buffer_store_%s %s, v30, s[16:19], 0 offen\n",
+                ut_tb_printf(&t, "  v_add_u32 v30, 4, v11\n  buffer_store_%s %s, v30, s[16:19], 0 offen\n",
                           w[i].name, r);
             else if (f == 1)
-                tb_printf(&t, "  global_store_%s v11, %s, s[6:7] offset:4\n", w[i].name, r);
+                ut_tb_printf(&t, "  global_store_%s v11, %s, s[6:7] offset:4\n", w[i].name, r);
             else
-                tb_printf(&t, "  %s_store_%s v[22:23], %s%s offset:4\n", f == 2 ? "global" : "flat",
+                ut_tb_printf(&t, "  %s_store_%s v[22:23], %s%s offset:4\n", f == 2 ? "global" : "flat",
                           w[i].name, r, f == 2 ? ", off" : "");
             /* the data is read at issue */
-            tb_printf(&t, "  s_mov_b64 exec, -1\n  v_mov_b32 v40, 0\n");
+            ut_tb_printf(&t, "  s_mov_b64 exec, -1\n  v_mov_b32 v40, 0\n");
             tail(&t);
             uint8_t out[64 * 16 + 16];
             memset(out, 0xCC, sizeof(out));
@@ -356,7 +321,7 @@ static void stores_all(void)
                     if (!CHECK_MSG(out[b] == want[b], "byte %u (lane %u): 0x%02x, want 0x%02x", b, b / 16,
                                    out[b], want[b]))
                         break;
-            tb_free(&t);
+            ut_tb_free(&t);
         }
     ut_context("%s", "");
 }
@@ -372,17 +337,17 @@ static void buffer_raw_bounds(void)
     for (unsigned i = 0; i < 512; i++)
         in[i] = 0x10000000u + i * 7;
     const unsigned nrec = 150; /* not a multiple of 4: dword 37 (148..151) is out */
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, nrec);
-    tb_printf(&t, "  s_mov_b32 s20, 8\n  v_mov_b32 v40, 0x5a\n  v_mov_b32 v41, 0x5a\n"
+    ut_tb_printf(&t, "  s_mov_b32 s20, 8\n  v_mov_b32 v40, 0x5a\n  v_mov_b32 v41, 0x5a\n"
                   "  buffer_load_dwordx2 v[40:41], v10, s[12:15], s20 offen\n");
     /* stores: num_records 100 over out */
-    tb_printf(&t, "  s_mov_b32 s18, 100\n  v_or_b32 v42, 0xab000000, v0\n"
+    ut_tb_printf(&t, "  s_mov_b32 s18, 100\n  v_or_b32 v42, 0xab000000, v0\n"
                   "  buffer_store_dword v42, v10, s[16:19], 0 offen offset:64\n");
     /* atomics out of range do nothing and return 0 */
-    tb_printf(&t, "  v_mov_b32 v43, 1\n  buffer_atomic_add v43, v10, s[16:19], 0 offen offset:512 glc\n");
+    ut_tb_printf(&t, "  v_mov_b32 v43, 1\n  buffer_atomic_add v43, v10, s[16:19], 0 offen offset:512 glc\n");
     dump(&t, 40, 2);
-    tb_printf(&t, "  global_store_dword v[22:23], v43, off offset:8\n");
+    ut_tb_printf(&t, "  global_store_dword v[22:23], v43, off offset:8\n");
     tail(&t);
     uint32_t out[64 * 4 + 256];
     memset(out, 0xEE, sizeof(out));
@@ -396,13 +361,13 @@ static void buffer_raw_bounds(void)
             CHECK_MSG(out[4 * l + 2] == 0u, "atomic out of range returned 0x%08x", out[4 * l + 2]);
         }
     }
-    tb_free(&t);
+    ut_tb_free(&t);
     /* the store: lanes whose 64 + 4 l + 4 <= 100 wrote, the others did not; the
        dumps above overwrite out[0..255] (dwords 0..2 of each lane), so check a
        second run without them */
-    tb t2 = { 0 };
+    ut_tb t2 = { 0 };
     head(&t2, nrec);
-    tb_printf(&t2, "  s_mov_b32 s18, 100\n  v_or_b32 v42, 0xab000000, v0\n"
+    ut_tb_printf(&t2, "  s_mov_b32 s18, 100\n  v_or_b32 v42, 0xab000000, v0\n"
                    "  buffer_store_dword v42, v10, s[16:19], 0 offen offset:64\n");
     tail(&t2);
     memset(out, 0xEE, sizeof(out));
@@ -411,7 +376,7 @@ static void buffer_raw_bounds(void)
             uint32_t want = 64 + 4 * l + 4 <= 100 ? 0xAB000000u | l : 0xEEEEEEEEu;
             CHECK_MSG(out[16 + l] == want, "store lane %u: 0x%08x, want 0x%08x", l, out[16 + l], want);
         }
-    tb_free(&t2);
+    ut_tb_free(&t2);
 }
 
 /* Strided buffers: stride 24, num_records 40 records; idxen (index = v0 + ADD_TID off),
@@ -437,10 +402,10 @@ static void buffer_strided_bounds(void)
         { "invalid format", "  v_mov_b32 v30, v0\n  s_and_b32 s15, s15, 0xfff87fff\n", "idxen", 0, 0, 1 },
     };
     for (unsigned i = 0; i < 4; i++) {
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, 40);
-        tb_printf(&t, "  s_or_b32 s13, s13, 0x180000\n%s  v_mov_b32 v40, 0x5a\n", c[i].setup); /* stride 24 */
-        tb_printf(&t, "  buffer_load_dword v40, %s, s[12:15], 0 %s offset:4\n",
+        ut_tb_printf(&t, "  s_or_b32 s13, s13, 0x180000\n%s  v_mov_b32 v40, 0x5a\n", c[i].setup); /* stride 24 */
+        ut_tb_printf(&t, "  buffer_load_dword v40, %s, s[12:15], 0 %s offset:4\n",
                   c[i].pair ? "v[30:31]" : "v30", c[i].modifiers);
         dump(&t, 40, 1);
         tail(&t);
@@ -455,7 +420,7 @@ static void buffer_strided_bounds(void)
                 if (!CHECK_MSG(out[4 * l] == want, "lane %u: 0x%08x, want 0x%08x", l, out[4 * l], want))
                     break;
             }
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -515,7 +480,7 @@ static void atomics_int(void)
                     }
                     uint32_t orig[sizeof(mem) / 4];
                     memcpy(orig, mem, sizeof(mem));
-                    tb t = { 0 };
+                    ut_tb t = { 0 };
                     head(&t, 4096);
                     unsigned nd = (cmp ? 2 : 1) * w;
                     char dv[24], rv[24];
@@ -523,27 +488,27 @@ static void atomics_int(void)
                     vreg(rv, 50, w);
                     for (unsigned k = 0; k < nd; k++) {
                         unsigned src = cmp ? (k < w ? k : 2 + (k - w)) : k;
-                        tb_printf(&t, "  global_load_dword v%u, v[20:21], off offset:%u\n", 40 + k, 4 * src);
+                        ut_tb_printf(&t, "  global_load_dword v%u, v[20:21], off offset:%u\n", 40 + k, 4 * src);
                     }
-                    tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
+                    ut_tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
                     char mn[48];
                     snprintf(mn, sizeof(mn), "%s_atomic_%s%s", forms[f], ops[i], x2 ? "_x2" : "");
                     if (f == 0)
-                        tb_printf(&t, "  buffer_atomic_%s%s %s, v11, s[16:19], 0 offen%s\n", ops[i],
+                        ut_tb_printf(&t, "  buffer_atomic_%s%s %s, v11, s[16:19], 0 offen%s\n", ops[i],
                                   x2 ? "_x2" : "", dv, ret ? " sc0" : "");
                     else if (f == 1 && ret)
-                        tb_printf(&t, "  %s %s, v11, %s, s[6:7] sc0\n", mn, rv, dv);
+                        ut_tb_printf(&t, "  %s %s, v11, %s, s[6:7] sc0\n", mn, rv, dv);
                     else if (f == 1)
-                        tb_printf(&t, "  %s v11, %s, s[6:7]\n", mn, dv);
+                        ut_tb_printf(&t, "  %s v11, %s, s[6:7]\n", mn, dv);
                     else if (ret)
-                        tb_printf(&t, "  %s %s, v[22:23], %s sc0\n", mn, rv, dv);
+                        ut_tb_printf(&t, "  %s %s, v[22:23], %s sc0\n", mn, rv, dv);
                     else
-                        tb_printf(&t, "  %s v[22:23], %s\n", mn, dv);
-                    tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
+                        ut_tb_printf(&t, "  %s v[22:23], %s\n", mn, dv);
+                    ut_tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
                     if (ret) {
                         unsigned first = f == 0 ? 40 : 50;
                         for (unsigned k = 0; k < w; k++)
-                            tb_printf(&t, "  global_store_dword v[22:23], v%u, off offset:%u\n", first + k,
+                            ut_tb_printf(&t, "  global_store_dword v[22:23], v%u, off offset:%u\n", first + k,
                                       1024 + 4 * k);
                     }
                     tail(&t);
@@ -568,7 +533,7 @@ static void atomics_int(void)
                                     break;
                             }
                         }
-                    tb_free(&t);
+                    ut_tb_free(&t);
                 }
     ut_context("%s", "");
 }
@@ -681,21 +646,21 @@ static void atomics_float(void)
         char dv[24], rv[24];
         vreg(dv, 40, w);
         vreg(rv, 50, w);
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head(&t, 4096);
         for (unsigned k = 0; k < w; k++)
-            tb_printf(&t, "  global_load_dword v%u, v[20:21], off offset:%u\n", 40 + k, 4 * k);
-        tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
+            ut_tb_printf(&t, "  global_load_dword v%u, v[20:21], off offset:%u\n", 40 + k, 4 * k);
+        ut_tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
         int buffer = !strncmp(a[i].mn, "buffer", 6), flat = !strncmp(a[i].mn, "flat", 4);
         if (buffer)
-            tb_printf(&t, "  %s %s, v11, s[16:19], 0 offen sc0\n", a[i].mn, dv);
+            ut_tb_printf(&t, "  %s %s, v11, s[16:19], 0 offen sc0\n", a[i].mn, dv);
         else if (flat)
-            tb_printf(&t, "  %s %s, v[22:23], %s sc0\n", a[i].mn, rv, dv);
+            ut_tb_printf(&t, "  %s %s, v[22:23], %s sc0\n", a[i].mn, rv, dv);
         else
-            tb_printf(&t, "  %s %s, v11, %s, s[6:7] sc0\n", a[i].mn, rv, dv);
-        tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
+            ut_tb_printf(&t, "  %s %s, v11, %s, s[6:7] sc0\n", a[i].mn, rv, dv);
+        ut_tb_printf(&t, "  s_waitcnt vmcnt(0)\n");
         for (unsigned k = 0; k < w; k++)
-            tb_printf(&t, "  global_store_dword v[22:23], v%u, off offset:%u\n", (buffer ? 40 : 50) + k,
+            ut_tb_printf(&t, "  global_store_dword v[22:23], v%u, off offset:%u\n", (buffer ? 40 : 50) + k,
                       1024 + 4 * k);
         tail(&t);
         ut_context("%s", a[i].mn);
@@ -748,7 +713,7 @@ static void atomics_float(void)
                                (unsigned long long)old, (unsigned long long)m))
                     break;
             }
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -785,19 +750,19 @@ static void lds_dma(void)
     for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
         const unsigned off = 16, m0 = 256;
         unsigned slot = c[i].dwords > 1 ? 16 : 4;
-        tb t = { 0 };
+        ut_tb t = { 0 };
         head_on(&t, c[i].target, 4096, 2048);
-        tb_printf(&t, "  v_mov_b32 v40, 0\n");
+        ut_tb_printf(&t, "  v_mov_b32 v40, 0\n");
         for (unsigned a = 0; a < 2048; a += 4)
-            tb_printf(&t, "  v_mov_b32 v41, %u\n  ds_write_b32 v41, v40\n", a);
-        tb_printf(&t, "  s_waitcnt lgkmcnt(0)\n  s_mov_b32 m0, %u\n  s_nop 0\n  ", m0);
-        tb_printf(&t, "%s offset:%u%s", c[i].insn, off, c[i].post);
-        tb_printf(&t, "\n  s_waitcnt vmcnt(0)\n");
+            ut_tb_printf(&t, "  v_mov_b32 v41, %u\n  ds_write_b32 v41, v40\n", a);
+        ut_tb_printf(&t, "  s_waitcnt lgkmcnt(0)\n  s_mov_b32 m0, %u\n  s_nop 0\n  ", m0);
+        ut_tb_printf(&t, "%s offset:%u%s", c[i].insn, off, c[i].post);
+        ut_tb_printf(&t, "\n  s_waitcnt vmcnt(0)\n");
         /* lane l reads back dword k of its slot */
         for (unsigned k = 0; k < 4; k++)
-            tb_printf(&t, "  v_mul_lo_u32 v45, %u, v0\n  ds_read_b32 v%u, v45 offset:%u\n", slot, 40 + k,
+            ut_tb_printf(&t, "  v_mul_lo_u32 v45, %u, v0\n  ds_read_b32 v%u, v45 offset:%u\n", slot, 40 + k,
                       m0 + off + 4 * k);
-        tb_printf(&t, "  s_waitcnt lgkmcnt(0)\n");
+        ut_tb_printf(&t, "  s_waitcnt lgkmcnt(0)\n");
         dump(&t, 40, 4);
         tail(&t);
         uint32_t out[64 * 4];
@@ -823,7 +788,7 @@ static void lds_dma(void)
                 }
             }
     next:
-        tb_free(&t);
+        ut_tb_free(&t);
     }
     ut_context("%s", "");
 }
@@ -833,9 +798,9 @@ static void lds_dma(void)
    * stride, the index being the lane id with ADD_TID_ENABLE (stride 4 here). */
 static void lds_store(void)
 {
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head_on(&t, WA_TARGET_GFX90A, 4096, 1024);
-    tb_printf(&t, "  v_lshlrev_b32 v41, 2, v0\n  v_or_b32 v40, 0x7000, v0\n  ds_write_b32 v41, v40 offset:32\n"
+    ut_tb_printf(&t, "  v_lshlrev_b32 v41, 2, v0\n  v_or_b32 v40, 0x7000, v0\n  ds_write_b32 v41, v40 offset:32\n"
                   "  s_or_b32 s17, s17, 0x40000\n  s_or_b32 s19, s19, 0x800000\n  s_mov_b32 s20, 8\n"
                   "  s_waitcnt lgkmcnt(0)\n  s_mov_b32 m0, 32\n  s_nop 0\n"
                   "  buffer_store_lds_dword s[16:19], s20 lds\n");
@@ -848,7 +813,7 @@ static void lds_store(void)
             if (!CHECK_MSG(out[2 + l] == want, "lane %u: 0x%08x, want 0x%08x", l, out[2 + l], want))
                 break;
         }
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 /* ---- what is left out ------------------------------------------------------------------------ */
@@ -874,16 +839,16 @@ static void left_out(void)
     CHECK_EQ_UINT(scratch, 32u); /* 22 loads and stores, 5 gfx90a lds forms, 5 scratch_load_lds_* */
     CHECK_EQ_UINT(format, 19u);
     CHECK_EQ_UINT(other, 0u);
-    tb t = { 0 };
+    ut_tb t = { 0 };
     head(&t, 64);
-    tb_printf(&t, "  scratch_load_dword v40, v10, off\n");
+    ut_tb_printf(&t, "  scratch_load_dword v40, v10, off\n");
     tail(&t);
     uint32_t in[4] = { 0 }, out[4] = { 0 };
     char diag[512];
     CHECK_STATUS(run_text(WA_TARGET_GFX942, t.s, in, sizeof(in), out, sizeof(out), diag, sizeof(diag)),
                  WA_E_UNSUPPORTED);
     CHECK_STR_CONTAINS(diag, "scratch");
-    tb_free(&t);
+    ut_tb_free(&t);
 }
 
 UT_SUITE(UT_CASE(loads_all) UT_CASE(d16_loads) UT_CASE(stores_all) UT_CASE(buffer_raw_bounds)

@@ -26,37 +26,6 @@
 
 #define NL 64u
 
-/* ---- text buffer ------------------------------------------------------------------ */
-
-typedef struct tb {
-    char *s;
-    size_t n, cap;
-} tb;
-
-static void tb_printf(tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
-static void tb_printf(tb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            abort();
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            abort();
-        b->s = p;
-        b->cap = cap;
-    }
-}
-
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
@@ -90,8 +59,8 @@ static wa_status vrun(const char *ops, vio *io, char *diag, size_t ndiag)
     in[256] = (uint32_t)io->exec;
     in[257] = (uint32_t)(io->exec >> 32);
     memset(out, 0xA5, sizeof(out));
-    tb t = { 0 };
-    tb_printf(&t,
+    ut_tb t = { 0 };
+    ut_tb_printf(&t,
               ".kernel t\n"
               "  .target gfx942\n"
               "  .workgroup_size 64, 1, 1\n"

@@ -6,6 +6,7 @@
 #include "check.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,33 @@ void ut_free_list(char **list, unsigned n)
     for (unsigned i = 0; i < n; i++)
         free(list[i]);
     free(list);
+}
+
+void ut_tb_printf(ut_tb *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            abort();
+        if (b->s && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 8192) + (size_t)k;
+        char *p = realloc(b->s, cap);
+        if (!p)
+            abort();
+        b->s = p;
+        b->cap = cap;
+    }
+}
+
+void ut_tb_free(ut_tb *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof(*b));
 }

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "check.h"
+
 /* A context for `target` (default options otherwise); aborts the test program if
    creation fails, since nothing else can run. */
 wa_context *ut_context_new(wa_target target);
@@ -50,6 +52,16 @@ void ut_free_list(char **list, unsigned n);
 
 /* Heap copy of a string. */
 char *ut_strdup(const char *s);
+
+/* A growing text buffer for kernels written by the tests: ut_tb_printf appends
+   (aborting the test program when memory runs out), ut_tb_free releases and
+   empties it. Start from `ut_tb t = { 0 };`. */
+typedef struct ut_tb {
+    char *s;
+    size_t n, cap;
+} ut_tb;
+void ut_tb_printf(ut_tb *b, const char *fmt, ...) UT_PRINTF(2, 3);
+void ut_tb_free(ut_tb *b);
 
 /* Log lines collected from a context's log hook (wa_context_options.log_fn =
    ut_log_collect, log_user = a ut_log_lines). Lines beyond the buffer are
