@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Builds libwaveasm and waveasm-opt, compiles an example kernel through the
-# default pipeline (CSE, peephole, register allocation, waitcnt, hazards, each
-# output checked) to assembly, runs the result in the wave64 simulator over several timing seeds with the hazard check on (arguments
-# from the example's "; Simulate ...:" line), assembles it with llvm-mc, links
-# it with ld.lld into a code object (.hsaco) and prints the code object's notes
-# (the kernel's metadata).
+# Builds libwaveasm and its tools, then compiles an example kernel the way a
+# kernel DSL uses the library:
 #
-#   scripts/run-example.sh [EXAMPLE.wa] [TARGET]
+#  - an MLIR kernel (the default: a Wave-style K-loop GEMM with MFMAs and
+#    double-buffered LDS, examples/mlir/gemm_kloop.mlir) is translated by the
+#    MLIR front end, compiled through the default pipeline (CSE, peephole,
+#    register allocation, waitcnt, hazards, each output checked) and run in the
+#    wave64 simulator on random inputs over several memory-timing seeds against
+#    a CPU reference (the program named on the kernel's "// Run:" line);
+#  - a kernel in the text form (.wa) is compiled the same way and simulated with
+#    the arguments of its "; Simulate ...:" line;
 #
-#   EXAMPLE.wa  kernel in the text form     (default: examples/gemm_kloop_virtual.wa,
-#                                             or $WAVEASM_EXAMPLE)
-#   TARGET      gfx942, gfx950 or gfx90a    (default: gfx942, or $WAVEASM_TARGET)
+# then the assembly is assembled with llvm-mc, linked with ld.lld into a code
+# object (.hsaco) and the code object's notes (the kernel's metadata) printed.
+#
+#   scripts/run-example.sh [EXAMPLE] [TARGET]
+#
+#   EXAMPLE  .mlir or .wa kernel   (default: examples/mlir/gemm_kloop.mlir,
+#                                   or $WAVEASM_EXAMPLE)
+#   TARGET   gfx942, gfx950 or gfx90a (default: gfx942, or $WAVEASM_TARGET)
 #
 # Environment: BUILD_DIR (default build/default), OUT_DIR (default build/example),
 # LLVM_MC, LD_LLD, LLVM_READELF (default llvm-mc-22, ld.lld-22, llvm-readelf-22).
@@ -20,11 +28,11 @@ set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 if [[ $# -gt 2 ]]; then
-    echo "usage: scripts/run-example.sh [EXAMPLE.wa] [TARGET]" >&2
+    echo "usage: scripts/run-example.sh [EXAMPLE.mlir|EXAMPLE.wa] [TARGET]" >&2
     exit 2
 fi
 
@@ -33,7 +41,7 @@ fi
 caller_dir=$PWD
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-example=${1:-${WAVEASM_EXAMPLE:-examples/gemm_kloop_virtual.wa}}
+example=${1:-${WAVEASM_EXAMPLE:-examples/mlir/gemm_kloop.mlir}}
 target=${2:-${WAVEASM_TARGET:-gfx942}}
 if [[ "$example" != /* ]]; then
     if [[ -f "$caller_dir/$example" ]]; then
@@ -64,11 +72,29 @@ ld_lld=${LD_LLD:-ld.lld-22}
 llvm_readelf=${LLVM_READELF:-llvm-readelf-22}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-echo "== building libwaveasm and waveasm-opt in $build_dir"
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAVEASM_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build_dir" --target waveasm-opt -j "$jobs" >/dev/null
+case "$example" in
+    *.mlir) kind=mlir ;;
+    *.wa) kind=wa ;;
+    *)
+        echo "run-example: $example: expected a .mlir or .wa kernel" >&2
+        exit 2 ;;
+esac
 
-name=$(basename "$example" .wa)
+tools=(waveasm-opt)
+mlir_flag=()
+if [[ $kind == mlir ]]; then
+    tools+=(waveasm-translate waveasm-run-gemm)
+    mlir_flag=(-DWAVEASM_ENABLE_MLIR=ON)
+fi
+echo "== building libwaveasm and ${tools[*]} in $build_dir"
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWAVEASM_BUILD_TESTS=OFF \
+    "${mlir_flag[@]}" >/dev/null
+for t in "${tools[@]}"; do
+    cmake --build "$build_dir" --target "$t" -j "$jobs" >/dev/null
+done
+
+name=$(basename "$example")
+name=${name%.*}
 mkdir -p "$out_dir"
 out_dir=$(cd "$out_dir" && pwd)
 ir="$out_dir/$name.opt.wa"
@@ -84,14 +110,33 @@ run() {
 }
 
 echo "== $example for $target"
-# The default pipeline (CSE, peephole, register allocation, waitcnt, hazards),
-# with the checkers after every stage and the statistics of each.
-run "$opt" --target="$target" --pipeline=default --verify-each --pass-stats "$example" -o "$ir"
-run "$opt" --target="$target" --emit=asm "$ir" -o "$asm"
-# The example says which by-value arguments and grid make a meaningful run.
-sim_args=$(sed -n 's/^; Simulate ([^)]*): *//p' "$example" | head -n 1)
-# shellcheck disable=SC2086  # the line holds several options
-run "$opt" --target="$target" --simulate --sim-hazards $sim_args "$ir" -o /dev/null
+if [[ $kind == mlir ]]; then
+    # MLIR in, kernel IR out; then the default pipeline (CSE, peephole, register
+    # allocation, waitcnt, hazards) with the checkers after every stage and the
+    # statistics of each.
+    run "$build_dir/tools/waveasm-translate" --target="$target" --pipeline=default \
+        --verify-each --pass-stats "$example" -o "$ir"
+    run "$opt" --target="$target" --emit=asm "$ir" -o "$asm"
+    # The kernel names the host program that runs it against a CPU reference.
+    run_line=$(sed -n 's|^// Run: *||p' "$example" | head -n 1)
+    if [[ -n "$run_line" ]]; then
+        read -r -a run_args <<<"$run_line"
+        runner="$build_dir/examples/${run_args[0]}"
+        run "$runner" "$example" --target="$target" "${run_args[@]:1}"
+    else
+        run "$build_dir/tools/waveasm-translate" --target="$target" --simulate --sim-hazards \
+            "$example" -o /dev/null
+    fi
+else
+    # The default pipeline with the checkers after every stage and the
+    # statistics of each.
+    run "$opt" --target="$target" --pipeline=default --verify-each --pass-stats "$example" -o "$ir"
+    run "$opt" --target="$target" --emit=asm "$ir" -o "$asm"
+    # The example says which by-value arguments and grid make a meaningful run.
+    sim_args=$(sed -n 's/^; Simulate ([^)]*): *//p' "$example" | head -n 1)
+    # shellcheck disable=SC2086  # the line holds several options
+    run "$opt" --target="$target" --simulate --sim-hazards $sim_args "$ir" -o /dev/null
+fi
 run "$llvm_mc" -triple=amdgcn-amd-amdhsa -mcpu="$target" -filetype=obj "$asm" -o "$obj"
 run "$ld_lld" -shared "$obj" -o "$hsaco"
 run "$llvm_readelf" --notes "$hsaco"
