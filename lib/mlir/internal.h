@@ -436,6 +436,21 @@ int tr_memref_from_type(tr *T, MlirOperation op, MlirType t, mref *m);
 /* The resource descriptor and constant-bus details of a global memref. */
 wa_operand tr_memref_srd(tr *T, const mref *m);
 
+/* Atomic read-modify-write kinds, numbered as MLIR's arith::AtomicRMWKind (the
+   `kind` attribute of memref.atomic_rmw), plus compare-and-swap. */
+typedef enum tr_atom {
+    TA_ADDF = 0, TA_ADDI, TA_ANDI, TA_ASSIGN, TA_MAXIMUMF, TA_MAXNUMF, TA_MAXS, TA_MAXU,
+    TA_MINIMUMF, TA_MINNUMF, TA_MINS, TA_MINU, TA_MULF, TA_MULI, TA_ORI, TA_XORI,
+    TA_CMPSWAP, TA_COUNT_
+} tr_atom;
+/* "addf", ..., "cmpswap". */
+const char *tr_atom_name(tr_atom k);
+/* The one instruction that does `k` on `et` data in LDS (`lds`) or through a
+   buffer descriptor on `target`; `rtn`: it must return the old value (DS
+   picks its _rtn form; buffer atomics return it with GLC). 0 when there is
+   none. */
+wa_opcode tr_atom_opcode(tr_atom k, ety et, int lds, int rtn, wa_target target);
+
 /* ---- lowering entry points (one file per dialect family) ------------------------------ */
 
 typedef int (*tr_op_fn)(tr *T, MlirOperation op);

@@ -316,13 +316,14 @@ static int lower_fat_raw_buffer_cast(tr *T, MlirOperation op)
     return tr_set_val(T, tr_result(op, 0), w);
 }
 
-/* raw_buffer_load/store/atomic: operands (value?), memref, indices, sgprOffset? */
-static int raw_buffer(tr *T, MlirOperation op, int kind /* 0 load, 1 store, 2 atomic fadd */)
+/* raw_buffer_load/store/atomic: operands (value, cmp?), memref, indices, sgprOffset? */
+static int raw_buffer(tr *T, MlirOperation op, int kind /* 0 load, 1 store, 2 atomic */,
+                      tr_atom atom)
 {
-    intptr_t first = kind == 0 ? 0 : 1;
-    int64_t seg[4];
-    int ns = tr_attr_i64_array(op, "operandSegmentSizes", seg, 4);
-    if (ns < 2)
+    intptr_t first = kind == 0 ? 0 : atom == TA_CMPSWAP ? 2 : 1;
+    int64_t seg[5];
+    int ns = tr_attr_i64_array(op, "operandSegmentSizes", seg, 5);
+    if (ns != first + 3)
         return tr_error_op(T, op, WA_E_INVALID, "malformed raw buffer operation");
     intptr_t nidx = seg[first + 1], has_soff = seg[first + 2];
     mref *m = tr_memref(T, tr_operand(op, first));
@@ -382,15 +383,38 @@ static int raw_buffer(tr *T, MlirOperation op, int kind /* 0 load, 1 store, 2 at
     if (vaddr.kind != WA_OPND_OFF)
         mods.flags |= WA_MOD_OFFEN;
     if (kind == 2) {
-        wv *v = tr_scalar(T, tr_operand(op, 0));
-        if (!v)
+        /* the old value comes back (GLC) in the data registers: value, then
+           for compare-and-swap the value compared with */
+        ety et = m->et;
+        wa_opcode opc = tr_atom_opcode(atom, et, 0, 1, T->target);
+        wval *v = tr_val(T, tr_operand(op, 0));
+        wval *cmp = atom == TA_CMPSWAP ? tr_val(T, tr_operand(op, 1)) : NULL;
+        if (!v || (atom == TA_CMPSWAP && !cmp))
             return -1;
-        if (m->et.fkind != EF_F32)
-            return tr_error_op(T, op, WA_E_UNSUPPORTED, "raw_buffer_atomic_fadd on this type");
-        wa_operand data = tr_vsrc(T, v);
+        MlirStringRef name = tr_op_name(op);
+        if (!opc || v->n != 1) {
+            char b[32];
+            return tr_error_op(T, op, WA_E_UNSUPPORTED, "%.*s on %s%s has no instruction on %s",
+                               (int)name.length, name.data, v->n != 1 ? "vectors of " : "",
+                               tr_ety_name(et, b, sizeof(b)), wa_target_name(T->target));
+        }
+        unsigned dw = et.bits / 32;
+        wa_operand data = tr_vreg(T, WA_REG_VGPR, cmp ? 2 * dw : dw);
+        tr_pack_to(T, v, 0, 1, cmp ? wa_opnd_sub(data, 0, dw) : data);
+        if (cmp)
+            tr_pack_to(T, cmp, 0, 1, wa_opnd_sub(data, dw, dw));
+        int want = tr_nresults(op) > 0 && !mlirOpOperandIsNull(mlirValueGetFirstUse(tr_result(op, 0)));
+        if (want)
+            mods.flags |= WA_MOD_GLC;
         wa_operand ops[4] = { data, vaddr, srd, soff };
-        tr_emit(T, WA_OP_BUFFER_ATOMIC_ADD_F32, ops, 4, &mods);
-        return 0;
+        tr_emit(T, opc, ops, 4, &mods);
+        if (tr_nresults(op) == 0)
+            return 0;
+        wval *res = tr_result_val(T, op, 0);
+        if (!res)
+            return -1;
+        tr_unpack(T, res->e, cmp ? wa_opnd_sub(data, 0, dw) : data, et, 1, 0);
+        return tr_set_val(T, tr_result(op, 0), res);
     }
     if (kind == 1) {
         wval *v = tr_val(T, tr_operand(op, 0));
@@ -427,15 +451,28 @@ static int raw_buffer(tr *T, MlirOperation op, int kind /* 0 load, 1 store, 2 at
 
 static int lower_raw_load(tr *T, MlirOperation op)
 {
-    return raw_buffer(T, op, 0);
+    return raw_buffer(T, op, 0, TA_COUNT_);
 }
 static int lower_raw_store(tr *T, MlirOperation op)
 {
-    return raw_buffer(T, op, 1);
+    return raw_buffer(T, op, 1, TA_COUNT_);
 }
-static int lower_raw_fadd(tr *T, MlirOperation op)
+/* raw_buffer_atomic_<suffix>: the kind from the name (fmax is the hardware's
+   maximum, maxnum for ordinary values) */
+static int lower_raw_atomic(tr *T, MlirOperation op)
 {
-    return raw_buffer(T, op, 2);
+    static const struct {
+        const char *suffix;
+        tr_atom kind;
+    } atoms[] = { { "fadd", TA_ADDF }, { "fmax", TA_MAXNUMF }, { "smax", TA_MAXS },
+                  { "umin", TA_MINU }, { "cmpswap", TA_CMPSWAP } };
+    MlirStringRef n = tr_op_name(op);
+    size_t pre = strlen("amdgpu.raw_buffer_atomic_");
+    for (size_t i = 0; i < sizeof(atoms) / sizeof(atoms[0]); i++)
+        if (n.length > pre && strlen(atoms[i].suffix) == n.length - pre &&
+            !memcmp(n.data + pre, atoms[i].suffix, n.length - pre))
+            return raw_buffer(T, op, 2, atoms[i].kind);
+    return tr_error_op(T, op, WA_E_UNSUPPORTED, "%.*s is not supported", (int)n.length, n.data);
 }
 
 /* ---- gather_to_lds ---------------------------------------------------------------------- */
@@ -549,7 +586,11 @@ const tr_op_entry tr_amdgpu_ops[] = {
     { "amdgpu.fat_raw_buffer_cast", lower_fat_raw_buffer_cast },
     { "amdgpu.raw_buffer_load", lower_raw_load },
     { "amdgpu.raw_buffer_store", lower_raw_store },
-    { "amdgpu.raw_buffer_atomic_fadd", lower_raw_fadd },
+    { "amdgpu.raw_buffer_atomic_fadd", lower_raw_atomic },
+    { "amdgpu.raw_buffer_atomic_fmax", lower_raw_atomic },
+    { "amdgpu.raw_buffer_atomic_smax", lower_raw_atomic },
+    { "amdgpu.raw_buffer_atomic_umin", lower_raw_atomic },
+    { "amdgpu.raw_buffer_atomic_cmpswap", lower_raw_atomic },
     { "amdgpu.gather_to_lds", lower_gather_to_lds },
     { "amdgpu.memory_counter_wait", lower_memory_counter_wait },
     { "amdgpu.sched_barrier", lower_sched_barrier },

@@ -935,50 +935,138 @@ static int lower_extract_strided_metadata(tr *T, MlirOperation op)
     return 0;
 }
 
+/* ---- atomics ---------------------------------------------------------------------------- */
+
+/* One row per kind and data class: the buffer instruction (it returns the old
+   value with GLC), the LDS instruction and its returning form. Float min/max
+   in LDS follow the hardware's comparison (as LLVM selects them for maxnum and
+   minnum); the NaN-propagating maximumf/minimumf, and the multiplications,
+   have no instruction. */
+typedef struct atom_row {
+    uint8_t kind;   /* tr_atom */
+    uint8_t fl;     /* 0 integer, 1 float, 2 either */
+    uint8_t bits;
+    wa_opcode buf, ds, ds_rtn;
+} atom_row;
+
+#define AR(K, F, B, BUF, DS, DSR) { TA_##K, F, B, WA_OP_##BUF, WA_OP_##DS, WA_OP_##DSR }
+static const atom_row atom_rows[] = {
+    AR(ADDI, 0, 32, BUFFER_ATOMIC_ADD, DS_ADD_U32, DS_ADD_RTN_U32),
+    AR(ADDI, 0, 64, BUFFER_ATOMIC_ADD_X2, DS_ADD_U64, DS_ADD_RTN_U64),
+    AR(ANDI, 0, 32, BUFFER_ATOMIC_AND, DS_AND_B32, DS_AND_RTN_B32),
+    AR(ANDI, 0, 64, BUFFER_ATOMIC_AND_X2, DS_AND_B64, DS_AND_RTN_B64),
+    AR(ORI, 0, 32, BUFFER_ATOMIC_OR, DS_OR_B32, DS_OR_RTN_B32),
+    AR(ORI, 0, 64, BUFFER_ATOMIC_OR_X2, DS_OR_B64, DS_OR_RTN_B64),
+    AR(XORI, 0, 32, BUFFER_ATOMIC_XOR, DS_XOR_B32, DS_XOR_RTN_B32),
+    AR(XORI, 0, 64, BUFFER_ATOMIC_XOR_X2, DS_XOR_B64, DS_XOR_RTN_B64),
+    AR(MAXS, 0, 32, BUFFER_ATOMIC_SMAX, DS_MAX_I32, DS_MAX_RTN_I32),
+    AR(MAXS, 0, 64, BUFFER_ATOMIC_SMAX_X2, DS_MAX_I64, DS_MAX_RTN_I64),
+    AR(MAXU, 0, 32, BUFFER_ATOMIC_UMAX, DS_MAX_U32, DS_MAX_RTN_U32),
+    AR(MAXU, 0, 64, BUFFER_ATOMIC_UMAX_X2, DS_MAX_U64, DS_MAX_RTN_U64),
+    AR(MINS, 0, 32, BUFFER_ATOMIC_SMIN, DS_MIN_I32, DS_MIN_RTN_I32),
+    AR(MINS, 0, 64, BUFFER_ATOMIC_SMIN_X2, DS_MIN_I64, DS_MIN_RTN_I64),
+    AR(MINU, 0, 32, BUFFER_ATOMIC_UMIN, DS_MIN_U32, DS_MIN_RTN_U32),
+    AR(MINU, 0, 64, BUFFER_ATOMIC_UMIN_X2, DS_MIN_U64, DS_MIN_RTN_U64),
+    AR(ASSIGN, 2, 32, BUFFER_ATOMIC_SWAP, DS_WRXCHG_RTN_B32, DS_WRXCHG_RTN_B32),
+    AR(ASSIGN, 2, 64, BUFFER_ATOMIC_SWAP_X2, DS_WRXCHG_RTN_B64, DS_WRXCHG_RTN_B64),
+    AR(CMPSWAP, 2, 32, BUFFER_ATOMIC_CMPSWAP, DS_CMPST_RTN_B32, DS_CMPST_RTN_B32),
+    AR(CMPSWAP, 2, 64, BUFFER_ATOMIC_CMPSWAP_X2, DS_CMPST_RTN_B64, DS_CMPST_RTN_B64),
+    AR(ADDF, 1, 32, BUFFER_ATOMIC_ADD_F32, DS_ADD_F32, DS_ADD_RTN_F32),
+    AR(ADDF, 1, 64, BUFFER_ATOMIC_ADD_F64, DS_ADD_F64, DS_ADD_RTN_F64),
+    AR(MAXNUMF, 1, 32, COMMENT, DS_MAX_F32, DS_MAX_RTN_F32),
+    AR(MAXNUMF, 1, 64, BUFFER_ATOMIC_MAX_F64, DS_MAX_F64, DS_MAX_RTN_F64),
+    AR(MINNUMF, 1, 32, COMMENT, DS_MIN_F32, DS_MIN_RTN_F32),
+    AR(MINNUMF, 1, 64, BUFFER_ATOMIC_MIN_F64, DS_MIN_F64, DS_MIN_RTN_F64),
+};
+#undef AR
+
+const char *tr_atom_name(tr_atom k)
+{
+    static const char *const names[TA_COUNT_] = {
+        "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf",
+        "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori", "cmpswap",
+    };
+    return (unsigned)k < TA_COUNT_ ? names[k] : "?";
+}
+
+wa_opcode tr_atom_opcode(tr_atom k, ety et, int lds, int rtn, wa_target target)
+{
+    int fl = et.kind == ET_FLOAT;
+    if (et.kind != ET_INT && et.kind != ET_FLOAT)
+        return (wa_opcode)0;
+    /* f32 data only as f32 (not f16 or bf16 in a 32-bit container) */
+    if (fl && et.fkind != EF_F32 && et.fkind != EF_F64)
+        return (wa_opcode)0;
+    for (size_t i = 0; i < sizeof(atom_rows) / sizeof(atom_rows[0]); i++) {
+        const atom_row *r = &atom_rows[i];
+        if (r->kind != (uint8_t)k || r->bits != et.bits || (r->fl != 2 && r->fl != fl))
+            continue;
+        wa_opcode op = lds ? (rtn ? r->ds_rtn : r->ds) : r->buf;
+        if (op == WA_OP_COMMENT || !wa_isa_available(op, target))
+            return (wa_opcode)0;
+        return op;
+    }
+    return (wa_opcode)0;
+}
+
 static int lower_atomic_rmw(tr *T, MlirOperation op)
 {
-    MlirAttribute k = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
-    /* arith::AtomicRMWKind, an integer attribute */
-    static const char *const kinds[] = { "addf", "addi", "assign", "maximumf", "maxs", "maxu",
-                                         "minimumf", "mins", "minu", "mulf", "muli", "ori",
-                                         "andi", "maxnumf", "minnumf" };
-    int64_t kv = mlirAttributeIsAInteger(k) ? mlirIntegerAttrGetValueInt(k) : -1;
-    const char *kind = kv >= 0 && kv < (int64_t)(sizeof(kinds) / sizeof(kinds[0])) ? kinds[kv] : "?";
-    wv *v = tr_scalar(T, tr_operand(op, 0));
+    MlirAttribute ka = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("kind"));
+    int64_t kv = mlirAttributeIsAInteger(ka) ? mlirIntegerAttrGetValueInt(ka) : -1;
+    if (kv < 0 || kv >= TA_CMPSWAP)
+        return tr_error_op(T, op, WA_E_INVALID, "memref.atomic_rmw with an unknown kind");
+    tr_atom kind = (tr_atom)kv;
+    wval *v = tr_val(T, tr_operand(op, 0));
     mref *m = tr_memref(T, tr_operand(op, 1));
     if (!v || !m)
         return -1;
     wv *idx = indices(T, op, 2, m->rank);
     if (!idx)
         return -1;
-    int is_addf = strcmp(kind, "addf") == 0;
-    if (!is_addf || m->space == MS_LDS || m->et.fkind != EF_F32)
+    int want = !mlirOpOperandIsNull(mlirValueGetFirstUse(tr_result(op, 0)));
+    int lds = m->space == MS_LDS;
+    wa_opcode opc = tr_atom_opcode(kind, m->et, lds, want, T->target);
+    if (!opc) {
+        char b[32];
         return tr_error_op(T, op, WA_E_UNSUPPORTED,
-                           "memref.atomic_rmw %s on this memory is not supported (global f32 "
-                           "addf is)",
-                           kind);
+                           "memref.atomic_rmw %s on %s in %s memory has no instruction on %s "
+                           "(docs/mlir.md lists the kinds)",
+                           tr_atom_name(kind), tr_ety_name(m->et, b, sizeof(b)),
+                           lds ? "workgroup" : "global", wa_target_name(T->target));
+    }
+    unsigned bytes = m->et.bits / 8, dw = bytes / 4;
     addr a;
     if (mem_addr(T, m, idx, &a))
         return -1;
     ready r;
-    prepare(T, m, &a, 4, &r);
-    wa_operand data = tr_vreg(T, WA_REG_VGPR, 1);
-    wa_operand s = tr_f32_of(T, v, m->et);
-    wa_operand mv[2] = { data, s };
-    tr_emit(T, WA_OP_V_MOV_B32, mv, 2, NULL);
+    prepare(T, m, &a, bytes, &r);
     wa_mods mods = WA_MODS_INIT;
     mods.offset = (int32_t)r.c;
-    int want = !mlirOpOperandIsNull(mlirValueGetFirstUse(tr_result(op, 0)));
-    if (want)
-        mods.flags |= WA_MOD_GLC;
-    if (r.vaddr.kind != WA_OPND_OFF)
-        mods.flags |= WA_MOD_OFFEN;
-    wa_operand ops[4] = { data, r.vaddr, tr_memref_srd(T, m), r.soffset };
-    tr_emit(T, WA_OP_BUFFER_ATOMIC_ADD_F32, ops, 4, &mods);
+    wa_operand data = tr_vreg(T, WA_REG_VGPR, dw), result = data;
+    tr_pack_to(T, v, 0, 1, data);
+    if (lds) {
+        /* exchange has only the returning form */
+        if (want || opc == tr_atom_opcode(kind, m->et, 1, 1, T->target)) {
+            result = tr_vreg(T, WA_REG_VGPR, dw);
+            wa_operand ops[3] = { result, r.vaddr, data };
+            tr_emit(T, opc, ops, 3, &mods);
+        } else {
+            wa_operand ops[2] = { r.vaddr, data };
+            tr_emit(T, opc, ops, 2, &mods);
+        }
+    } else {
+        /* with GLC the old value comes back in the data registers */
+        if (want)
+            mods.flags |= WA_MOD_GLC;
+        if (r.vaddr.kind != WA_OPND_OFF)
+            mods.flags |= WA_MOD_OFFEN;
+        wa_operand ops[4] = { data, r.vaddr, tr_memref_srd(T, m), r.soffset };
+        tr_emit(T, opc, ops, 4, &mods);
+    }
     wval *res = tr_result_val(T, op, 0);
     if (!res)
         return -1;
-    res->e[0] = wv_vreg(data, 0);
+    tr_unpack(T, res->e, result, m->et, 1, 0);
     return tr_set_val(T, tr_result(op, 0), res);
 }
 
