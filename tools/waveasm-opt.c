@@ -82,6 +82,12 @@ static void usage(FILE *f)
             "  --cse-no-hoist                   cse: leave loop-invariant values in their loops\n"
             "  --peephole-disable=<g1,g2,...>   peephole: leave these groups alone: fuse, fold,\n"
             "                                   moves, acc-init\n"
+            , prog_name);
+    /* in two strings: C99 promises literals of 4095 characters only */
+    fputs(
+            "  --virtualize                     first turn physical registers into virtual\n"
+            "                                   ones per definition web and drop s_waitcnt\n"
+            "                                   and s_nop (re-allocate imported assembly)\n"
             "  --check-waitcnt                  verify the result's s_waitcnt coverage\n"
             "  --check-hazards                  verify the result's wait states (s_nop)\n"
             "  --print-liveness                 output the register pressure report of the\n"
@@ -108,7 +114,7 @@ static void usage(FILE *f)
             "Options taking a value accept both '--opt=value' and '--opt value'.\n"
             "Exit status: 0 success, 1 invalid input (including allocation failure and\n"
             "simulation errors), 2 usage error.\n",
-            prog_name);
+            f);
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
@@ -564,6 +570,7 @@ int main(int argc, char **argv)
     int emit_asm = 0, validate = 0, tags = 1, have_input = 0, retarget = 0;
     wa_feature xnack = WA_FEATURE_ANY, sramecc = WA_FEATURE_ANY;
     int regalloc = 0, regalloc_stats = 0, regalloc_check = 0, print_liveness = 0;
+    int virtualize = 0;
     wa_target target = WA_TARGET_UNKNOWN;
     sim_cli sim;
     memset(&sim, 0, sizeof(sim));
@@ -718,6 +725,8 @@ int main(int argc, char **argv)
             output = argv[++i];
         } else if (strcmp(a, "--validate") == 0) {
             validate = 1;
+        } else if (strcmp(a, "--virtualize") == 0) {
+            virtualize = 1;
         } else if (strcmp(a, "--regalloc") == 0) {
             regalloc = 1;
         } else if (strcmp(a, "--regalloc-stats") == 0) {
@@ -789,6 +798,12 @@ int main(int argc, char **argv)
         goto done;
     if (retarget) {
         st = wa_program_set_target(prog, target);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto done;
+    }
+    if (virtualize) {
+        st = wa_pass_virtualize(prog, NULL, NULL);
         report(ctx, st);
         if (st != WA_OK)
             goto done;

@@ -163,6 +163,31 @@ typedef struct wa_cse_options {
 WA_API wa_status wa_pass_cse(wa_program *prog, const wa_cse_options *opts,
                              wa_pass_stats *stats);
 
+/* ---- physical registers back to virtual ------------------------------------------------ */
+
+#define WA_VIRTUALIZE_KEEP_WAITS 0x1u /* keep the s_waitcnt instructions (default: removed) */
+#define WA_VIRTUALIZE_KEEP_NOPS 0x2u  /* keep the s_nop instructions (default: removed) */
+
+typedef struct wa_virtualize_options {
+    unsigned version;             /* WA_VIRTUALIZE_OPTIONS_VERSION */
+    unsigned flags;               /* WA_VIRTUALIZE_* */
+    /* new fields only ever appended */
+} wa_virtualize_options;
+#define WA_VIRTUALIZE_OPTIONS_VERSION 1
+#define WA_VIRTUALIZE_OPTIONS_INIT { WA_VIRTUALIZE_OPTIONS_VERSION, 0 }
+
+/* Turns an allocated program (such as assembly imported with
+   wa_program_parse_asm) back into virtual registers so that the pipeline can
+   allocate it again: each definition web (a write, the reads it reaches and the
+   other writes those reads see, merged where paths join and where a vector
+   write under a partial EXEC keeps the old lanes) becomes one virtual register
+   spanning its registers, with the alignment its tuples need. Webs read before
+   any write (ABI inputs) keep their physical registers. s_waitcnt and s_nop are
+   removed unless the options keep them. Stats: `removed` waits and nops,
+   `changed` instructions renamed. */
+WA_API wa_status wa_pass_virtualize(wa_program *prog, const wa_virtualize_options *opts,
+                                    wa_pass_stats *stats);
+
 /* ---- the pipeline -------------------------------------------------------------------- */
 
 typedef enum wa_stage {

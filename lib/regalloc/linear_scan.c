@@ -19,6 +19,7 @@
    one of their segments is never chosen. There is no spilling: if nothing fits,
    the allocation fails with a diagnostic describing the conflict. */
 #include "regalloc_internal.h"
+#include "../analysis/hazard_rules.h"
 
 #include <stdlib.h>
 #include <stddef.h>
@@ -69,6 +70,7 @@ typedef struct pool {
     const wa_live_segment *fseg[NREG];
     unsigned fn[NREG];
     unsigned pend[NREG];   /* a memory write may still land up to this point */
+    unsigned readpt[NREG]; /* 1 + the last point an expired owner was live (0: none) */
     unsigned fixed_peak;   /* highest precolored register used + 1 */
     unsigned peak;
     event *heap;           /* min-heap by point */
@@ -102,6 +104,8 @@ typedef struct ra {
     unsigned occ_top[4];   /* registers above this hold no tuple */
     wa_live_segment *occ[4];
     int tuples_fixed;
+    unsigned *clause_from; /* per item: first item of its soft clause (XNACK replay),
+                              WA_NONE when it is in none of two or more */
 } ra;
 
 /* ---- bits ------------------------------------------------------------------------------------ */
@@ -315,8 +319,10 @@ static int advance(ra *R, pool *P, unsigned point)
         ival *J = &R->iv[e.ival];
         unsigned base = R->res->reg[J->vreg];
         if (J->active && J->cur + 1 == J->nsegs) {
-            for (unsigned r = base; r < base + J->size; r++)
+            for (unsigned r = base; r < base + J->size; r++) {
                 own_remove(R, P, r, e.ival);
+                P->readpt[r] = J->end + 1;
+            }
             if (R->log_alloc) {
                 char where[32];
                 reg_text(where, sizeof(where), J->cls, base, J->size);
@@ -387,6 +393,79 @@ static void mark_in_flight(ra *R)
             I->in_flight = !read_at_end;
         }
     }
+}
+
+/* Soft clauses (H35): with XNACK possibly on, a run of two or more memory
+   instructions of one kind is replayed after a fault, so none of them may write
+   a register that one of them reads; the hazard pass otherwise breaks the run
+   with s_nop. Per item: the first item of its run, when the run has two or more. */
+static int find_clauses(ra *R)
+{
+    const wa_program *prog = R->prog;
+    if (!wa_hz_soft_clauses(prog))
+        return 0;
+    R->clause_from = wa_tmp_alloc(R->ctx, ((size_t)prog->ninstrs + 1) * sizeof(unsigned));
+    if (!R->clause_from)
+        return -1;
+    unsigned run = WA_NONE, kind = 0, len = 0;
+    for (unsigned i = 0; i <= prog->ninstrs; i++) {
+        unsigned k = i < prog->ninstrs ? wa_hz_clause_kind(wa_isa(prog->instrs[i].op)) : 0;
+        if (i < prog->ninstrs && prog->instrs[i].op == WA_OP_COMMENT && run != WA_NONE) {
+            R->clause_from[i] = WA_NONE;
+            continue;
+        }
+        if (k && k == kind && run != WA_NONE) {
+            len++;
+        } else {
+            /* close the previous run */
+            for (unsigned j = run; run != WA_NONE && j < i; j++)
+                R->clause_from[j] = len >= 2 && prog->instrs[j].op != WA_OP_COMMENT ? run : WA_NONE;
+            run = k ? i : WA_NONE;
+            len = k ? 1 : 0;
+            kind = k;
+        }
+        if (i < prog->ninstrs && !k)
+            R->clause_from[i] = WA_NONE;
+    }
+    return 0;
+}
+
+/* Register r held a value (an expired owner's, or a precolored one) somewhere
+   in [from, to]. */
+static int read_since(const pool *P, unsigned r, unsigned from, unsigned to)
+{
+    if (P->readpt[r] > from)
+        return 1;
+    if (bit_get(P->has_fixed, r))
+        for (unsigned k = 0; k < P->fn[r]; k++)
+            if (P->fseg[r][k].end >= from && P->fseg[r][k].start <= to)
+                return 1;
+    return 0;
+}
+
+/* `fix` plus every register the soft clause defining I has read so far. */
+static void clause_fix(const ra *R, const pool *P, const ival *I, const uint64_t fix[4],
+                       uint64_t out[4])
+{
+    memcpy(out, fix, 4 * sizeof(uint64_t));
+    unsigned from = 2 * R->clause_from[I->start / 2];
+    for (unsigned r = 0; r < P->limit; r++)
+        if (read_since(P, r, from, I->start))
+            bit_set(out, r);
+}
+
+/* A register of reg..reg+size-1 read inside the clause that defines I (by an
+   owner that has expired since): writing it there would break the replay. */
+static int clause_reads(const ra *R, const pool *P, const ival *I, unsigned reg, unsigned size)
+{
+    unsigned item = I->start / 2;
+    if (!R->clause_from || item >= R->prog->ninstrs || R->clause_from[item] == WA_NONE)
+        return 0;
+    unsigned from = 2 * R->clause_from[item];
+    for (unsigned r = reg; r < reg + size; r++)
+        if (read_since(P, r, from, I->start))
+            return 1;
+    return 0;
 }
 
 static int assign(ra *R, pool *P, unsigned i, unsigned reg, const char *how)
@@ -919,6 +998,8 @@ static void setup_pool(ra *R, pool *P, unsigned cls)
 
 static void ra_free(ra *R)
 {
+    wa_tmp_free(R->ctx, R->clause_from);
+    R->clause_from = NULL;
     wa_tmp_free(R->ctx, R->iv);
     wa_tmp_free(R->ctx, R->vreg_iv);
     wa_mem_free(R->ctx, R->hints);
@@ -1160,6 +1241,22 @@ static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int repo
                     how = "best fit, clear of pending loads";
                 }
             }
+            if (reg != WA_NONE && clause_reads(R, P, I, reg, I->size)) {
+                /* a register the soft clause defining this value reads: take
+                   another one if that does not raise the peak */
+                uint64_t fix2[4];
+                clause_fix(R, P, I, fix, fix2);
+                unsigned alt = best_fit(P, I, fix2, pol,
+                                        (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
+                unsigned top = reg + I->size > P->peak ? reg + I->size : P->peak;
+                /* SGPRs never bound the waves per SIMD here: a higher one is
+                   free, a broken clause costs an s_nop. VGPRs and AGPRs keep the
+                   peak at the pressure. */
+                if (alt != WA_NONE && (alt + I->size <= top || I->cls == WA_REG_SGPR)) {
+                    reg = alt;
+                    how = "best fit, clear of its soft clause's reads";
+                }
+            }
         }
         /* Before growing the peak (or failing), look below it for free registers or
            ones whose owners are all in a lifetime hole for this whole interval. */
@@ -1168,6 +1265,20 @@ static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int repo
             int in_hole = 0;
             unsigned h = exact_fit(R, P, i, fix, lim, (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0,
                                    &in_hole);
+            if (h != WA_NONE && clause_reads(R, P, I, h, I->size)) {
+                /* as above: clear of the soft clause's reads where possible */
+                uint64_t fix2[4];
+                clause_fix(R, P, I, fix, fix2);
+                int in_hole2 = 0;
+                unsigned h2 = exact_fit(R, P, i, fix2, lim,
+                                        (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0, &in_hole2);
+                if (h2 != WA_NONE) {
+                    h = h2;
+                    in_hole = in_hole2;
+                } else if (reg != WA_NONE && !clause_reads(R, P, I, reg, I->size)) {
+                    h = WA_NONE; /* the best fit above the peak is clear of it */
+                }
+            }
             if (h != WA_NONE) {
                 reg = h;
                 how = in_hole ? "lifetime hole" : "below the peak";
@@ -1267,7 +1378,7 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         R.vreg_iv[v] = R.niv++;
     }
     mark_in_flight(&R);
-    if (collect_hints(&R))
+    if (find_clauses(&R) || collect_hints(&R))
         goto nomem;
 
     /* order: start point (counting sort), larger first on ties, then id */
