@@ -91,6 +91,11 @@ struct wa_liveness {
     unsigned *not_live_in;
     unsigned n_not_live_in;
     uint8_t *exec_partial;       /* per item: EXEC may be partial; NULL if nowhere */
+    /* registers written or read in pieces: per vreg the first entry of its
+       components in comp_end (WA_NONE for others), and per component 1 + the
+       last point it is live (0: never) */
+    unsigned *comp_first;
+    unsigned *comp_end;
     /* pressure per item and class (index by class 1..3) */
     unsigned *pressure[4];
     unsigned max_pressure[4];

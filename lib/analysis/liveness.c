@@ -31,6 +31,7 @@ typedef struct chain {
 
 typedef struct seg3 {
     unsigned key, start, end;
+    unsigned val; /* the value (component of a split register) */
 } seg3;
 
 typedef struct vec {
@@ -140,8 +141,10 @@ static wa_status setup_values(lv *L)
             if (o->kind != WA_OPND_VIRT)
                 continue;
             used[o->id] = 1;
-            if (k < info->num_operands && (wa_instr_role(in, info, k) & WA_ROLE_DEF) &&
-                o->count < prog->vregs[o->id].size)
+            /* written or read in pieces: one value per component, so that each
+               component's liveness is its own (a dead component's registers can
+               be reused while the others live on) */
+            if (k < info->num_operands && o->count < prog->vregs[o->id].size)
                 L->split[o->id] = 1;
         }
     }
@@ -704,12 +707,12 @@ static wa_status compute(wa_liveness *R, lv *L)
                             if (need[x] == 0) {
                                 if (open_end[x] == bend)
                                     out_seg[x] = segs.n;
-                                SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, open_end[x] }), fail_open);
+                                SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, open_end[x], x }), fail_open);
                                 isopen[x] = 0;
                             }
                         } else {
                             /* a dead definition still occupies its registers */
-                            SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, 2 * i + 1 }), fail_open);
+                            SEG_PUSH(segs, ((seg3){ L->val_key[x], dp, 2 * i + 1, x }), fail_open);
                         }
                     }
                 }
@@ -763,7 +766,7 @@ static wa_status compute(wa_liveness *R, lv *L)
                     } else {
                         /* live into the block: flagged in bit 31 of the start */
                         idx = segs.n;
-                        SEG_PUSH(segs, ((seg3){ L->val_key[x], bstart | LIVE_IN_FLAG, open_end[x] }), fail_open);
+                        SEG_PUSH(segs, ((seg3){ L->val_key[x], bstart | LIVE_IN_FLAG, open_end[x], x }), fail_open);
                     }
                     if (open_end[x] == bend)
                         out_seg[x] = idx;
@@ -791,6 +794,40 @@ static wa_status compute(wa_liveness *R, lv *L)
         goto fail;
     }
 segs_done:
+
+    /* per component of a split register: the last point it is live */
+    {
+        unsigned *first = wa_mem_alloc(ctx, ((size_t)L->nv + 1) * sizeof(unsigned));
+        unsigned ncomp = 0;
+        if (!first)
+            goto fail;
+        for (unsigned v = 0; v < L->nv; v++) {
+            first[v] = WA_NONE;
+            if (L->vbase[v] != WA_NONE && L->split[v]) {
+                first[v] = ncomp;
+                ncomp += prog->vregs[v].size;
+            }
+        }
+        unsigned *cend = wa_mem_calloc(ctx, (size_t)ncomp + 1, sizeof(unsigned));
+        if (!cend) {
+            wa_mem_free(ctx, first);
+            goto fail;
+        }
+        seg3 *s3 = segs.data;
+        for (unsigned i = 0; i < segs.n; i++) {
+            unsigned x = s3[i].val;
+            if (x >= L->phys_base)
+                continue;
+            unsigned v = L->val_key[x];
+            if (first[v] == WA_NONE)
+                continue;
+            unsigned c = first[v] + (x - L->vbase[v]);
+            if (s3[i].end + 1 > cend[c])
+                cend[c] = s3[i].end + 1; /* 0: never live */
+        }
+        R->comp_first = first;
+        R->comp_end = cend;
+    }
 
     /* 4. merge segments per key. Distributed by key in emission order, a key's
        segments form one descending run per block (the scan goes backwards) with
@@ -925,6 +962,23 @@ segs_done:
                     diff[R->segs[i].start] += (int)size;
                     diff[R->segs[i].end + 1] -= (int)size;
                 }
+                /* a component dead for the rest of its register's life gives its
+                   register back (the allocator releases it there) */
+                for (unsigned j = 0; k < L->nv && R->comp_first[k] != WA_NONE && j < size; j++) {
+                    unsigned e = R->comp_end[R->comp_first[k] + j]; /* last live point + 1 */
+                    unsigned first = R->seg_index.off[k] < R->seg_index.off[k + 1]
+                                         ? R->segs[R->seg_index.off[k]].start + 1
+                                         : 0;
+                    if (e < first)
+                        e = first; /* the whole tuple is placed at its first point */
+                    for (unsigned i = R->seg_index.off[k]; i < R->seg_index.off[k + 1]; i++) {
+                        unsigned a = R->segs[i].start > e ? R->segs[i].start : e;
+                        if (a <= R->segs[i].end) {
+                            diff[a] -= 1;
+                            diff[R->segs[i].end + 1] += 1;
+                        }
+                    }
+                }
             }
             int run = 0;
             R->max_item[c] = WA_NONE;
@@ -1000,6 +1054,8 @@ void wa_liveness_destroy(wa_liveness *R)
     wa_mem_free(ctx, R->entry_live);
     wa_mem_free(ctx, R->not_live_in);
     wa_mem_free(ctx, R->exec_partial);
+    wa_mem_free(ctx, R->comp_first);
+    wa_mem_free(ctx, R->comp_end);
     for (unsigned c = 0; c < 4; c++)
         wa_mem_free(ctx, R->pressure[c]);
     wa_mem_free(ctx, R);

@@ -71,6 +71,7 @@ typedef struct pool {
     unsigned fn[NREG];
     unsigned pend[NREG];   /* a memory write may still land up to this point */
     unsigned readpt[NREG]; /* 1 + the last point an expired owner was live (0: none) */
+    unsigned rel_cur;      /* next component release of the class (ra.rel) */
     unsigned fixed_peak;   /* highest precolored register used + 1 */
     unsigned peak;
     event *heap;           /* min-heap by point */
@@ -106,6 +107,13 @@ typedef struct ra {
     int tuples_fixed;
     unsigned *clause_from; /* per item: first item of its soft clause (XNACK replay),
                               WA_NONE when it is in none of two or more */
+    /* components of register tuples that are dead for the rest of their
+       register's life, per class in order of the point from which their
+       register is free (sub-register liveness) */
+    struct release {
+        unsigned point, ival, comp;
+    } *rel[4];
+    unsigned nrel[4];
 } ra;
 
 /* ---- bits ------------------------------------------------------------------------------------ */
@@ -314,6 +322,17 @@ static void reg_text(char *buf, size_t n, unsigned cls, unsigned reg, unsigned s
    next segment has begun become active again. */
 static int advance(ra *R, pool *P, unsigned point)
 {
+    /* dead components first: their registers are free from here */
+    while (P->rel_cur < R->nrel[P->cls] && R->rel[P->cls][P->rel_cur].point <= point) {
+        const struct release *x = &R->rel[P->cls][P->rel_cur++];
+        const ival *J = &R->iv[x->ival];
+        unsigned base = R->res->reg[J->vreg];
+        if (base == WA_NONE)
+            continue;
+        own_remove(R, P, base + x->comp, x->ival);
+        if (P->readpt[base + x->comp] < x->point)
+            P->readpt[base + x->comp] = x->point;
+    }
     while (P->hn && P->heap[0].point <= point) {
         event e = heap_pop(P);
         ival *J = &R->iv[e.ival];
@@ -393,6 +412,53 @@ static void mark_in_flight(ra *R)
             I->in_flight = !read_at_end;
         }
     }
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+    const struct release *x = a, *y = b;
+    return x->point < y->point ? -1 : x->point > y->point ? 1 : x->ival < y->ival ? -1 : x->ival > y->ival;
+}
+
+/* Components that die before their tuple: liveness gives, for registers
+   written or read in pieces, the last point each component is live. */
+static int find_releases(ra *R)
+{
+    const wa_liveness *L = R->live;
+    /* without holes, no register is shared inside another value's hull */
+    if (!L->comp_first || (R->opts.flags & WA_REGALLOC_NO_HOLES))
+        return 0;
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < R->niv; i++) {
+            const ival *I = &R->iv[i];
+            unsigned first = L->comp_first[I->vreg];
+            if (I->size < 2 || first == WA_NONE)
+                continue;
+            for (unsigned c = 0; c < I->size; c++) {
+                unsigned e = L->comp_end[first + c]; /* 1 + last live point */
+                if (e > I->end)
+                    continue;
+                if (e <= I->start)
+                    e = I->start + 1; /* written at its start: held there */
+                if (pass)
+                    R->rel[I->cls][R->nrel[I->cls]++] = (struct release){ e, i, c };
+                else
+                    R->nrel[I->cls]++;
+            }
+        }
+        for (unsigned c = 1; !pass && c <= 3; c++) {
+            if (!R->nrel[c])
+                continue;
+            R->rel[c] = wa_tmp_alloc(R->ctx, R->nrel[c] * sizeof(struct release));
+            if (!R->rel[c])
+                return -1;
+            R->nrel[c] = 0;
+        }
+    }
+    for (unsigned c = 1; c <= 3; c++)
+        if (R->nrel[c] > 1)
+            qsort(R->rel[c], R->nrel[c], sizeof(struct release), cmp_release);
+    return 0;
 }
 
 /* Soft clauses (H35): with XNACK possibly on, a run of two or more memory
@@ -1000,6 +1066,10 @@ static void ra_free(ra *R)
 {
     wa_tmp_free(R->ctx, R->clause_from);
     R->clause_from = NULL;
+    for (unsigned c = 0; c < 4; c++) {
+        wa_tmp_free(R->ctx, R->rel[c]);
+        R->rel[c] = NULL;
+    }
     wa_tmp_free(R->ctx, R->iv);
     wa_tmp_free(R->ctx, R->vreg_iv);
     wa_mem_free(R->ctx, R->hints);
@@ -1249,10 +1319,12 @@ static wa_status attempt(ra *R, const unsigned *order, unsigned policy, int repo
                 unsigned alt = best_fit(P, I, fix2, pol,
                                         (R->opts.flags & WA_REGALLOC_NO_HOLES) != 0);
                 unsigned top = reg + I->size > P->peak ? reg + I->size : P->peak;
-                /* SGPRs never bound the waves per SIMD here: a higher one is
-                   free, a broken clause costs an s_nop. VGPRs and AGPRs keep the
-                   peak at the pressure. */
-                if (alt != WA_NONE && (alt + I->size <= top || I->cls == WA_REG_SGPR)) {
+                /* SGPRs bound the waves per SIMD only beyond 94 (100 with VCC,
+                   FLAT_SCRATCH and XNACK_MASK): below, a higher one is free and
+                   a broken clause costs an s_nop. VGPRs and AGPRs keep the peak
+                   at the pressure. */
+                if (alt != WA_NONE &&
+                    (alt + I->size <= top || (I->cls == WA_REG_SGPR && alt + I->size <= 94))) {
                     reg = alt;
                     how = "best fit, clear of its soft clause's reads";
                 }
@@ -1378,7 +1450,7 @@ wa_status wa_regalloc_run(wa_regalloc_result **out, const wa_program *prog,
         R.vreg_iv[v] = R.niv++;
     }
     mark_in_flight(&R);
-    if (find_clauses(&R) || collect_hints(&R))
+    if (find_clauses(&R) || find_releases(&R) || collect_hints(&R))
         goto nomem;
 
     /* order: start point (counting sort), larger first on ties, then id */

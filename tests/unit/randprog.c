@@ -1394,6 +1394,20 @@ static void ref_backward(unsigned n, unsigned W, const uint64_t *use, const uint
     free(tmp);
 }
 
+/* Registers tuple v holds at point p with sub-register liveness: the whole
+   tuple from its first live point, each component until its own last one
+   (lastp, firstp: 1 + the point, 0 for never). */
+static unsigned held_components(const rp_ref *r, unsigned v, unsigned p, const unsigned *lastp,
+                                const unsigned *firstp)
+{
+    unsigned held = 0;
+    for (unsigned c = 0; c < r->vsize[v]; c++) {
+        unsigned e = lastp[r->base[v] + c];
+        held += p < (e > firstp[v] ? e : firstp[v]);
+    }
+    return held;
+}
+
 rp_ref *rp_ref_compute(const wa_program *prog)
 {
     rp_ref *r = xcalloc(1, sizeof(*r));
@@ -1573,6 +1587,20 @@ rp_ref *rp_ref_compute(const wa_program *prog)
                 bit_vreg[r->base[v] + c] = v;
     for (unsigned c = 1; c <= 3; c++)
         r->pressure[c] = xcalloc(n + 1, sizeof(unsigned));
+    /* Sub-register liveness: a component of a tuple that is dead for the rest of
+       the program stops counting after its last live point (but not before the
+       tuple's first one, where the whole tuple is placed). */
+    unsigned *lastp = xcalloc(r->nbits + 1, sizeof(unsigned)); /* 1 + last point, 0: never */
+    unsigned *firstp = xcalloc(nv + 1, sizeof(unsigned));      /* 1 + first point, 0: never */
+    for (unsigned p = 0; p < 2 * n; p++) {
+        point_set(r, p, tmp);
+        for (unsigned b = 0; b < r->phys0 && b < r->nbits; b++)
+            if (tmp[b / 64] >> (b % 64) & 1u) {
+                lastp[b] = p + 1;
+                if (!firstp[bit_vreg[b]])
+                    firstp[bit_vreg[b]] = p + 1;
+            }
+    }
     for (unsigned i = 0; i < n; i++) {
         /* An MFMA whose srcC (another register of vdst's class and width, not also
            read as srcA/srcB) ends at the MFMA while vdst starts there: the two may
@@ -1612,7 +1640,7 @@ rp_ref *rp_ref_compute(const wa_program *prog)
                         unsigned v = bit_vreg[b];
                         if (seen[v] != stampv) {
                             seen[v] = stampv;
-                            sum[r->vcls[v]] += r->vsize[v];
+                            sum[r->vcls[v]] += held_components(r, v, p, lastp, firstp);
                         }
                     }
                 }
@@ -1639,7 +1667,8 @@ rp_ref *rp_ref_compute(const wa_program *prog)
                     sum[unit_class(b - r->phys0)]++;
                 } else if (seen[bit_vreg[b]] != stampv) {
                     seen[bit_vreg[b]] = stampv;
-                    sum[r->vcls[bit_vreg[b]]] += r->vsize[bit_vreg[b]];
+                    sum[r->vcls[bit_vreg[b]]] +=
+                        held_components(r, bit_vreg[b], phase ? 2 * i : 2 * i + 1, lastp, firstp);
                 }
             }
             for (unsigned c = 1; c <= 3; c++)
@@ -1653,6 +1682,8 @@ rp_ref *rp_ref_compute(const wa_program *prog)
                 r->lower_bound[unit_class(u)] = u % 256 + 1;
         }
     }
+    free(lastp);
+    free(firstp);
     free(bit_vreg);
     free(seen);
     free(tmp);
