@@ -155,8 +155,9 @@ static int assembles(const wa_program *p, const char *target, const char *tag)
     size_t len = 0;
     if (wa_emit_asm(&text, &len, p, NULL) != WA_OK)
         return -1;
-    char path[512], cmd[1400];
-    snprintf(path, sizeof(path), "%s/%s.s", tmpdir, tag);
+    char path[1024], cmd[2600];
+    if (snprintf(path, sizeof(path), "%s/%s.s", tmpdir, tag) >= (int)sizeof(path))
+        return -1;
     int rc = write_file(path, text, len);
     wa_free(text);
     if (rc)

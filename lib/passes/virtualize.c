@@ -104,7 +104,7 @@ static void unit_liveness(vz *V)
             const wa_isa_info *info = wa_isa(in->op);
             for (int pass = 0; pass < 2; pass++) /* defs, then uses (backward) */
                 for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-                    unsigned u0, n = phys_units(&in->ops[k], &u0);
+                    unsigned u0 = 0, n = phys_units(&in->ops[k], &u0);
                     unsigned role = wa_instr_role(in, info, k);
                     int keeps = V->partial && V->partial[i] && wa_lane_masked_write(in, info, k);
                     for (unsigned u = u0; u < u0 + n; u++) {
@@ -153,7 +153,7 @@ static void transfer(vz *V, unsigned b, unsigned *cur)
         unsigned *slot = V->node + V->op_base[i];
         /* reads first: an instruction reads its sources before it writes */
         for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-            unsigned u0, n = phys_units(&in->ops[k], &u0);
+            unsigned u0 = 0, n = phys_units(&in->ops[k], &u0);
             unsigned role = wa_instr_role(in, info, k);
             if (!n || !(role & WA_ROLE_USE) || (role & WA_ROLE_DEF))
                 continue;
@@ -169,7 +169,7 @@ static void transfer(vz *V, unsigned b, unsigned *cur)
             slot[k] = rep;
         }
         for (unsigned k = 0; k < in->nops && k < info->num_operands; k++) {
-            unsigned u0, n = phys_units(&in->ops[k], &u0);
+            unsigned u0 = 0, n = phys_units(&in->ops[k], &u0);
             unsigned role = wa_instr_role(in, info, k);
             if (!n || !(role & WA_ROLE_DEF))
                 continue;
@@ -203,7 +203,7 @@ static wa_status build_webs(vz *V)
         const wa_isa_info *info = wa_isa(in->op);
         V->op_base[i] = s;
         for (unsigned k = 0; k < in->nops; k++, s++) {
-            unsigned u0;
+            unsigned u0 = 0;
             V->node[s] = NONE;
             if (k < info->num_operands && phys_units(&in->ops[k], &u0) &&
                 (wa_instr_role(in, info, k) & WA_ROLE_DEF))
@@ -230,7 +230,7 @@ static wa_status build_webs(vz *V)
     unsigned mask = wa_program_abi_inputs(p);
     for (unsigned in = 0; V->cfg.nrpo && in < 32; in++) {
         wa_operand r;
-        unsigned u0, cnt;
+        unsigned u0 = 0, cnt;
         if (!(mask >> in & 1u) || wa_program_abi_reg(&r, p, (wa_abi_input)in) != WA_OK ||
             !(cnt = phys_units(&r, &u0)))
             continue;
@@ -283,7 +283,7 @@ static wa_status rename_webs(vz *V, wa_pass_stats *st)
     for (unsigned i = 0; i < p->ninstrs; i++) {
         const wa_instr *in = &p->instrs[i];
         for (unsigned k = 0; k < in->nops; k++) {
-            unsigned nd = V->node[V->op_base[i] + k], u0;
+            unsigned nd = V->node[V->op_base[i] + k], u0 = 0;
             unsigned cnt = phys_units(&in->ops[k], &u0);
             if (nd == NONE || !cnt)
                 continue;
@@ -318,7 +318,7 @@ static wa_status rename_webs(vz *V, wa_pass_stats *st)
         wa_instr *in = &p->instrs[i];
         int touched = 0;
         for (unsigned k = 0; k < in->nops; k++) {
-            unsigned nd = V->node[V->op_base[i] + k], u0;
+            unsigned nd = V->node[V->op_base[i] + k], u0 = 0;
             unsigned cnt = phys_units(&in->ops[k], &u0);
             if (nd == NONE || !cnt)
                 continue;
