@@ -9,6 +9,8 @@ Subcommands (each prints a summary and exits 0 on success, 1 on failure,
   examples  examples/*.wa through waveasm-opt (register allocation, then
             assembly), llvm-mc, ld.lld; notes, ELF header
             and kernel descriptor bytes against wa_kernel_resources_compute
+  encode    wa_encode_program's bytes for every accepted isa sample line (and random
+            operand sets) against llvm-mc's, plus the disassembly round trip
   sweep     descriptor sweep from wa_kd_sweep: every descriptor field vs the library
   fuzz      validator differential fuzz from wa_validator_fuzz
 
@@ -466,6 +468,75 @@ def cmd_isa(args):
     return 1 if failures else 0
 
 
+# ---- in-process encoder ----------------------------------------------------------------------
+
+def cmd_encode(args):
+    """wa_encode_program's bytes against llvm-mc's for every accepted sample line
+    (the table's base instances, variants and random operand sets) on every target."""
+    need_tools(args, ["llvm_mc", "samples_tool"])
+    os.makedirs(args.work_dir, exist_ok=True)
+    cmd = [args.samples_tool, "--out-dir", args.work_dir, "--encode"]
+    if args.count is not None:
+        cmd += ["--random", str(args.count)]
+    if args.seed is not None:
+        cmd += ["--seed", str(args.seed)]
+    p = run(cmd)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0:
+        print("FAIL: wa_isa_samples reported failures")
+        return 1
+    known = load_known(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "encode_known.tsv"))
+    failures = 0
+    grand = 0
+    xfail = Counter()
+    for target in TARGETS:
+        recs = []
+        with open(os.path.join(args.work_dir, "enc-%s.tsv" % target)) as f:
+            for raw in f:
+                parts = raw.rstrip("\n").split("\t")
+                if len(parts) == 3:
+                    recs.append(parts)
+        encs, errs = mc_encode(args.llvm_mc, target, [r[0] for r in recs])
+        compared = refused = skipped = 0
+        by_fmt = Counter()
+        for i, (asm, got, ident) in enumerate(recs):
+            if i in errs:
+                skipped += 1  # llvm-mc rejects it: toolchain.isa_llvm_mc reports those
+                continue
+            if got.startswith("ERROR"):
+                refused += 1
+                failures += 1
+                if args.verbose or refused <= 20:
+                    print("FAIL %s: the encoder refuses %s [%s]: %s" % (target, asm, ident, got))
+                continue
+            want = [b for e in encs[i] for b in e]
+            have = bytes.fromhex(got)
+            same = len(want) == len(have) and all(w is None or w == h for w, h in zip(want, have))
+            if not same and match_known(known, target, asm):
+                xfail[match_known(known, target, asm)] += 1
+                continue
+            if not same:
+                failures += 1
+                if args.verbose or failures <= 60:
+                    print("FAIL %s: %s [%s]: llvm-mc %s, encoder %s" % (
+                        target, asm, ident,
+                        " ".join("??" if b is None else "%02x" % b for b in want), have.hex(" ")))
+                continue
+            compared += 1
+            by_fmt[ident] += 1
+        grand += compared
+        print("%-6s  %5d instructions byte-identical with llvm-mc (%d opcodes), %d refused, "
+              "%d lines llvm-mc rejects (not compared)" % (target, compared, len(by_fmt), refused,
+                                                          skipped))
+    for why, n in sorted(xfail.items()):
+        print("XFAIL (%d lines): %s" % (n, why))
+    print("encode: %d instructions compared byte for byte, %d known differences, %d failures" % (
+        grand, sum(xfail.values()), failures))
+    return 1 if failures else 0
+
+
 # ---- descriptor sweep ------------------------------------------------------------------------
 
 def cmd_sweep(args):
@@ -783,7 +854,7 @@ def cmd_fuzz(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["isa", "examples", "sweep", "fuzz"])
+    ap.add_argument("command", choices=["isa", "encode", "examples", "sweep", "fuzz"])
     ap.add_argument("--llvm-mc", dest="llvm_mc")
     ap.add_argument("--ld-lld", dest="ld_lld")
     ap.add_argument("--llvm-readelf", dest="llvm_readelf")
@@ -803,7 +874,7 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="list every validator-stricter line (isa)")
     args = ap.parse_args()
     handler = {"isa": cmd_isa, "sweep": cmd_sweep, "examples": cmd_examples,
-               "fuzz": cmd_fuzz}.get(args.command)
+               "fuzz": cmd_fuzz, "encode": cmd_encode}.get(args.command)
     return handler(args)
 
 
