@@ -17,6 +17,12 @@
 wa_status wa_encode_internal(wa_context *ctx, const wa_program *prog, unsigned char **code,
                              size_t *len, uint32_t *item_offsets);
 
+/* Encodes one instruction of `prog` (its target) into w[] (*nw words, the literal
+   included); a label operand's field is left 0 and its index returned in
+   *label_operand (-1 if none). The disassembler checks its guesses with it. */
+wa_status wa_encode_instr(wa_context *ctx, const wa_program *prog, const wa_instr *in,
+                          uint32_t w[6], unsigned *nw, int *label_operand);
+
 /* Field layouts both directions share (bit positions of the GFX9 encodings). */
 #define WA_ENC_SOP1 0xBE800000u
 #define WA_ENC_SOP2 0x80000000u

@@ -98,10 +98,9 @@ static wa_status literal(enc *e, unsigned k, uint32_t *code)
     if (!wa_imm_bits32(o, ty, &bits))
         return fail(e, WA_E_RANGE, "operand %u (%s) does not fit a 32-bit literal", k,
                     e->info->operands[k].name);
-    /* a negative integer for a 16-bit operand travels sign-extended, as llvm-mc
-       writes it */
-    if (o->kind == WA_OPND_IMM && o->imm.i < 0 &&
-        (ty == WA_TY_F16 || ty == WA_TY_B16 || ty == WA_TY_BF16))
+    /* a negative integer for a 16-bit integer operand travels sign-extended, as
+       llvm-mc writes it (float operands take the 16-bit pattern) */
+    if (o->kind == WA_OPND_IMM && o->imm.i < 0 && ty == WA_TY_B16)
         bits = (uint32_t)o->imm.i;
     if (e->has_lit && e->lit != bits)
         return fail(e, WA_E_VALIDATE, "two different literals");
@@ -673,6 +672,26 @@ static wa_status encode_one(enc *e, uint32_t *w, unsigned *nw)
     }
 }
 
+wa_status wa_encode_instr(wa_context *ctx, const wa_program *prog, const wa_instr *in,
+                          uint32_t w[6], unsigned *nw, int *label_operand)
+{
+    enc e;
+    memset(&e, 0, sizeof(e));
+    e.ctx = ctx;
+    e.prog = prog;
+    e.target = prog->target;
+    e.in = in;
+    e.info = wa_isa(in->op);
+    *nw = 0;
+    wa_status st = encode_one(&e, w, nw);
+    if (st)
+        return st;
+    if (e.has_lit)
+        w[(*nw)++] = e.lit;
+    *label_operand = e.label_k;
+    return WA_OK;
+}
+
 typedef struct wbuf {
     wa_context *ctx;
     uint32_t *w;
@@ -733,7 +752,7 @@ wa_status wa_encode_internal(wa_context *ctx, const wa_program *prog, unsigned c
             st = fail(&e, WA_E_VALIDATE, "not available on %s", wa_target_name(e.target));
             goto out;
         }
-        uint32_t w[5];
+        uint32_t w[6];
         unsigned nw = 0;
         if ((st = encode_one(&e, w, &nw)))
             goto out;
