@@ -11,6 +11,8 @@ Subcommands (each prints a summary and exits 0 on success, 1 on failure,
             and kernel descriptor bytes against wa_kernel_resources_compute
   encode    wa_encode_program's bytes for every accepted isa sample line (and random
             operand sets) against llvm-mc's, plus the disassembly round trip
+  kernels   every .wa kernel of the given directories through waveasm-opt: --emit=bin
+            against llvm-mc's .text of --emit=asm
   sweep     descriptor sweep from wa_kd_sweep: every descriptor field vs the library
   fuzz      validator differential fuzz from wa_validator_fuzz
 
@@ -537,6 +539,70 @@ def cmd_encode(args):
     return 1 if failures else 0
 
 
+def cmd_kernels(args):
+    """Every kernel of the given directories (examples, lit inputs, ...) through
+    waveasm-opt on every target -- the default pipeline where it applies, else
+    register allocation alone, else as written -- then --emit=bin against the .text
+    llvm-mc -filetype=obj assembles from --emit=asm, byte for byte."""
+    need_tools(args, ["llvm_mc", "waveasm_opt"])
+    os.makedirs(args.work_dir, exist_ok=True)
+    files = []
+    for d in args.kernel_dirs:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".wa")]
+    failures = compared = words = skipped = 0
+    per_target = Counter()
+    for i, path in enumerate(sorted(files)):
+        for target in TARGETS:
+            tag = "%s on %s" % (os.path.relpath(path), target)
+            base = os.path.join(args.work_dir, "k%d-%s" % (i, target))
+            done = False
+            for stage in (["--pipeline=default"], ["--regalloc"], []):
+                cmd = [args.waveasm_opt, "--target=" + target] + stage + [path]
+                a = run(cmd + ["--emit=asm", "-o", base + ".s"])
+                if a.returncode != 0:
+                    continue
+                b = run(cmd + ["--emit=bin", "-o", base + ".bin"])
+                if b.returncode != 0:
+                    failures += 1
+                    print("FAIL %s: --emit=asm works, --emit=bin fails: %s" % (tag, b.stderr.strip()))
+                    done = True
+                    break
+                mc = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + target,
+                          "-filetype=obj", base + ".s", "-o", base + ".o"])
+                if mc.returncode != 0:
+                    skipped += 1  # what llvm-mc rejects is toolchain.examples' business
+                    done = True
+                    break
+                text = Elf(base + ".o").section(".text")
+                data = Elf(base + ".o").data[text["offset"]:text["offset"] + text["size"]]
+                with open(base + ".bin", "rb") as f:
+                    mine = f.read()
+                pad = data[len(mine):]
+                if data[:len(mine)] != mine or pad != b"\x00\x00\x80\xbf" * (len(pad) // 4):
+                    failures += 1
+                    at = next((k for k in range(0, min(len(mine), len(data)), 4)
+                               if mine[k:k + 4] != data[k:k + 4]), len(mine))
+                    print("FAIL %s (%s): the encoder's %d bytes differ from llvm-mc's .text at "
+                          "byte 0x%x: %s vs %s" % (tag, " ".join(stage) or "as written", len(mine),
+                                                   at, mine[at:at + 8].hex(" "),
+                                                   data[at:at + 8].hex(" ")))
+                else:
+                    compared += 1
+                    words += len(mine) // 4
+                    per_target[target] += len(mine) // 4
+                done = True
+                break
+            if not done:
+                skipped += 1
+    for t in TARGETS:
+        print("%-6s  %6d instruction words identical" % (t, per_target[t]))
+    print("kernels: %d files, %d (kernel, target) pairs byte-identical with llvm-mc (%d words), "
+          "%d pairs not compiled or not assembled, %d failures" % (
+              len(files), compared, words, skipped, failures))
+    return 1 if failures or not compared else 0
+
+
 # ---- descriptor sweep ------------------------------------------------------------------------
 
 def cmd_sweep(args):
@@ -854,7 +920,7 @@ def cmd_fuzz(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["isa", "encode", "examples", "sweep", "fuzz"])
+    ap.add_argument("command", choices=["isa", "encode", "kernels", "examples", "sweep", "fuzz"])
     ap.add_argument("--llvm-mc", dest="llvm_mc")
     ap.add_argument("--ld-lld", dest="ld_lld")
     ap.add_argument("--llvm-readelf", dest="llvm_readelf")
@@ -865,6 +931,8 @@ def main():
     ap.add_argument("--fuzz-tool", dest="fuzz_tool")
     ap.add_argument("--waveasm-opt", dest="waveasm_opt")
     ap.add_argument("--examples-dir", dest="examples_dir")
+    ap.add_argument("--kernel-dir", dest="kernel_dirs", action="append", default=[],
+                    help="directory searched for .wa kernels (kernels; repeatable)")
     ap.add_argument("--known-issues", dest="known_issues")
     ap.add_argument("--work-dir", dest="work_dir", required=True)
     ap.add_argument("--skip-reason", dest="skip_reason")
@@ -874,7 +942,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="list every validator-stricter line (isa)")
     args = ap.parse_args()
     handler = {"isa": cmd_isa, "sweep": cmd_sweep, "examples": cmd_examples,
-               "fuzz": cmd_fuzz, "encode": cmd_encode}.get(args.command)
+               "fuzz": cmd_fuzz, "encode": cmd_encode,
+               "kernels": cmd_kernels}.get(args.command)
     return handler(args)
 
 
