@@ -63,28 +63,6 @@ static wa_operand src_operand(const dec *d, const wa_isa_operand *spec, unsigned
     return wa_opnd_none();
 }
 
-static int opnd(const wa_isa_info *info, const char *name)
-{
-    for (unsigned k = 0; k < info->num_operands; k++)
-        if (strcmp(info->operands[k].name, name) == 0)
-            return (int)k;
-    return -1;
-}
-
-static int src_field(const char *name)
-{
-    static const char *const names[][4] = {
-        { "src0", "ssrc0", "srcA", NULL },
-        { "src1", "ssrc1", "srcB", NULL },
-        { "src2", "mask", "cin", "srcC" },
-    };
-    for (int f = 0; f < 3; f++)
-        for (int i = 0; i < 4 && names[f][i]; i++)
-            if (strcmp(names[f][i], name) == 0)
-                return f;
-    return strcmp(name, "idx") == 0 ? 2 : -1;
-}
-
 /* Registers of operand k now that the modifiers and the other operands are known
    (size 0 in the table: decided by them). */
 static unsigned size_of(const wa_instr *in, const wa_isa_info *info, unsigned k)
@@ -95,7 +73,7 @@ static unsigned size_of(const wa_instr *in, const wa_isa_info *info, unsigned k)
     if (info->format == WA_FMT_MUBUF)
         return (in->mods.flags & (WA_MOD_OFFEN | WA_MOD_IDXEN)) == (WA_MOD_OFFEN | WA_MOD_IDXEN) ? 2u : 1u;
     if (info->format == WA_FMT_GLOBAL) {
-        int s = opnd(info, "saddr");
+        int s = wa_enc_operand(info, "saddr");
         return s >= 0 && in->ops[s].kind == WA_OPND_OFF ? 2u : 1u;
     }
     if (info->flags & WA_IF_F8F6F4) {
@@ -189,7 +167,7 @@ static void read_fields(const dec *d, wa_instr *in, const wa_isa_info *info, int
         break;
     }
     case WA_FMT_MAI:
-        if (opnd(info, "scaleA") >= 0) {
+        if (wa_enc_operand(info, "scaleA") >= 0) {
             m->op_sel = (uint8_t)((w[0] >> 11) & 3u);
             m->op_sel_hi = (uint8_t)((w[1] >> 27) & 3u);
             base = 2;
@@ -234,14 +212,14 @@ static void read_fields(const dec *d, wa_instr *in, const wa_isa_info *info, int
         if (vop3 || fmt == WA_FMT_VOP3) {
             if ((w[0] >> 15) & 1)
                 m->flags |= WA_MOD_CLAMP;
-            if (opnd(info, "vdst") >= 0 && opnd(info, "sdst") >= 0) {
+            if (wa_enc_operand(info, "vdst") >= 0 && wa_enc_operand(info, "sdst") >= 0) {
                 sdst = (w[0] >> 8) & 0x7F;
             } else {
                 m->op_sel = (uint8_t)((w[0] >> 11) & 15u);
                 m->abs = (uint8_t)((w[0] >> 8) & 7u);
             }
             vdst = w[0] & 0xFF;
-            if (opnd(info, "vdst") < 0)
+            if (wa_enc_operand(info, "vdst") < 0)
                 sdst = vdst;
             m->neg = (uint8_t)(w[1] >> 29);
             m->omod = (uint8_t)((w[1] >> 27) & 3u);
@@ -284,7 +262,7 @@ static void read_fields(const dec *d, wa_instr *in, const wa_isa_info *info, int
             m->neg = (uint8_t)(((x >> 20) & 1) | ((x >> 28) & 1) << 1);
             m->abs = (uint8_t)(((x >> 21) & 1) | ((x >> 29) & 1) << 1);
             src[0] = (x & 0xFF) + ((x >> 23) & 1 ? 0 : WA_SRC_VGPR0);
-            if (opnd(info, "src1") >= 0) {
+            if (wa_enc_operand(info, "src1") >= 0) {
                 m->src1_sel = (uint8_t)((x >> 24) & 7u);
                 if ((x >> 31) & 1)
                     src[1] -= WA_SRC_VGPR0;
@@ -310,7 +288,7 @@ static void read_fields(const dec *d, wa_instr *in, const wa_isa_info *info, int
                 continue;
             unsigned size = size_of(in, info, k);
             wa_operand o = wa_opnd_none();
-            int f = src_field(nm);
+            int f = wa_enc_src_field(nm);
             int e32 = (fmt == WA_FMT_VOP1 || fmt == WA_FMT_VOP2 || fmt == WA_FMT_VOPC) && !vop3;
             if (spec->classes & WA_OC_LABEL) {
                 o = wa_opnd_label(0); /* the caller places it */
@@ -474,7 +452,7 @@ static wa_status decode_one(dec *d, decoded *out, unsigned *nw)
         if ((info->flags & WA_IF_PSEUDO) || !wa_isa_available(r, d->target) ||
             !row_matches(info, d->target, fmt, op, &vop3))
             continue;
-        if ((skip != 0) != (opnd(info, "scaleA") >= 0))
+        if ((skip != 0) != (wa_enc_operand(info, "scaleA") >= 0))
             continue;
         wa_instr *in = &out->in;
         memset(in, 0, sizeof(*in));

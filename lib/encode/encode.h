@@ -23,6 +23,12 @@ wa_status wa_encode_internal(wa_context *ctx, const wa_program *prog, unsigned c
 wa_status wa_encode_instr(wa_context *ctx, const wa_program *prog, const wa_instr *in,
                           uint32_t w[6], unsigned *nw, int *label_operand);
 
+/* Index of the row's operand named `name` (the table's operand names are the
+   formats' field names), or -1. */
+int wa_enc_operand(const wa_isa_info *info, const char *name);
+/* The VOP3/VOP3P/MAI source field (0, 1, 2) an operand name stands for, or -1. */
+int wa_enc_src_field(const char *name);
+
 /* Field layouts both directions share (bit positions of the GFX9 encodings). */
 #define WA_ENC_SOP1 0xBE800000u
 #define WA_ENC_SOP2 0x80000000u

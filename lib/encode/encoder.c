@@ -51,8 +51,7 @@ static wa_status fail(enc *e, wa_status st, const char *fmt, ...)
                     wa_isa_mnemonic(e->in->op, e->target), msg);
 }
 
-/* Index of the operand the table names `name`, or -1. */
-static int opnd(const wa_isa_info *info, const char *name)
+int wa_enc_operand(const wa_isa_info *info, const char *name)
 {
     for (unsigned k = 0; k < info->num_operands; k++)
         if (strcmp(info->operands[k].name, name) == 0)
@@ -60,8 +59,7 @@ static int opnd(const wa_isa_info *info, const char *name)
     return -1;
 }
 
-/* Source field (0, 1, 2) an operand name stands for in VOP3/VOP3P/MAI, or -1. */
-static int src_field(const char *name)
+int wa_enc_src_field(const char *name)
 {
     static const char *const names[][4] = {
         { "src0", "ssrc0", "srcA", NULL },
@@ -74,6 +72,7 @@ static int src_field(const char *name)
                 return f;
     return strcmp(name, "idx") == 0 ? 2 : -1;
 }
+
 
 static wa_status not_register(enc *e, unsigned k)
 {
@@ -240,29 +239,29 @@ static wa_status enc_salu(enc *e, uint32_t *w, unsigned *nw)
     unsigned op = info->encoding;
     uint32_t d = 0, s0 = 0, s1 = 0, imm = 0;
     wa_status st = WA_OK;
-    int kd = opnd(info, "sdst");
+    int kd = wa_enc_operand(info, "sdst");
     if (kd < 0)
-        kd = opnd(info, "drel");
+        kd = wa_enc_operand(info, "drel");
     e->lit_ok = 1;
     switch (info->format) {
     case WA_FMT_SOP1: {
-        int ks = opnd(info, "src0");
+        int ks = wa_enc_operand(info, "src0");
         if (ks < 0)
-            ks = opnd(info, "srel");
+            ks = wa_enc_operand(info, "srel");
         if ((st = scode(e, kd, &d)) || (st = src9(e, ks, &s0)))
             return st;
         w[0] = WA_ENC_SOP1 | d << 16 | op << 8 | s0;
         break;
     }
     case WA_FMT_SOP2:
-        if ((st = scode(e, kd, &d)) || (st = src9(e, opnd(info, "src0"), &s0)) ||
-            (st = src9(e, opnd(info, "src1"), &s1)))
+        if ((st = scode(e, kd, &d)) || (st = src9(e, wa_enc_operand(info, "src0"), &s0)) ||
+            (st = src9(e, wa_enc_operand(info, "src1"), &s1)))
             return st;
         w[0] = WA_ENC_SOP2 | op << 23 | d << 16 | s1 << 8 | s0;
         break;
     case WA_FMT_SOPC: {
-        int k1 = opnd(info, "src1");
-        if ((st = src9(e, opnd(info, "src0"), &s0)))
+        int k1 = wa_enc_operand(info, "src1");
+        if ((st = src9(e, wa_enc_operand(info, "src0"), &s0)))
             return st;
         if (k1 >= 0) {
             if ((st = src9(e, k1, &s1)))
@@ -308,10 +307,10 @@ static wa_status enc_smem(enc *e, uint32_t *w, unsigned *nw)
     const wa_mods *m = &e->in->mods;
     uint32_t data = 0, base = 0, imm = 0, soe = 0, off = 0, soff = 0;
     wa_status st;
-    int kd = opnd(info, "sdst");
+    int kd = wa_enc_operand(info, "sdst");
     if (kd < 0)
-        kd = opnd(info, "sdata");
-    int kp = opnd(info, "probe"), kb = opnd(info, "sbase"), ko = opnd(info, "soffset");
+        kd = wa_enc_operand(info, "sdata");
+    int kp = wa_enc_operand(info, "probe"), kb = wa_enc_operand(info, "sbase"), ko = wa_enc_operand(info, "soffset");
     if (kp >= 0)
         data = (uint32_t)e->in->ops[kp].imm.i & 0x7Fu;
     else if ((st = scode(e, kd, &data)))
@@ -359,7 +358,7 @@ static wa_status vop3_sources(enc *e, uint32_t s[3])
     for (unsigned k = 0; k < e->info->num_operands && k < e->in->nops; k++) {
         if (!(e->info->operands[k].role & WA_ROLE_USE))
             continue;
-        int f = src_field(e->info->operands[k].name);
+        int f = wa_enc_src_field(e->info->operands[k].name);
         if (f < 0)
             continue;
         wa_status st = src9(e, (int)k, &s[f]);
@@ -373,7 +372,7 @@ static wa_status vop3_sources(enc *e, uint32_t s[3])
    in VOP3, v_readlane, v_readfirstlane). */
 static wa_status valu_dst(enc *e, uint32_t *d, int *sdst_k)
 {
-    int kv = opnd(e->info, "vdst"), ks = opnd(e->info, "sdst");
+    int kv = wa_enc_operand(e->info, "vdst"), ks = wa_enc_operand(e->info, "sdst");
     *sdst_k = -1;
     if (kv >= 0) {
         *sdst_k = ks;
@@ -382,14 +381,24 @@ static wa_status valu_dst(enc *e, uint32_t *d, int *sdst_k)
     return scode(e, ks, d);
 }
 
+/* The 64-bit VALU encodings (no literal): destination field and the three
+   source codes. */
+static wa_status vop3_operands(enc *e, uint32_t *d, int *ksd, uint32_t s[3])
+{
+    wa_status st;
+    e->lit_ok = 0;
+    if ((st = valu_dst(e, d, ksd)))
+        return st;
+    return vop3_sources(e, s);
+}
+
 static wa_status enc_vop3(enc *e, unsigned op3, uint32_t *w, unsigned *nw)
 {
     const wa_mods *m = &e->in->mods;
     uint32_t d, s[3], sd = 0;
     int ksd;
     wa_status st;
-    e->lit_ok = 0;
-    if ((st = valu_dst(e, &d, &ksd)) || (st = vop3_sources(e, s)))
+    if ((st = vop3_operands(e, &d, &ksd, s)))
         return st;
     uint32_t mid;
     if (ksd >= 0) { /* VOP3B: the scalar result in place of abs/op_sel */
@@ -406,16 +415,11 @@ static wa_status enc_vop3(enc *e, unsigned op3, uint32_t *w, unsigned *nw)
     return WA_OK;
 }
 
-static wa_status enc_vop3p(enc *e, uint32_t *w, unsigned *nw)
+/* VOP3P and MAI: d and s[] from vop3_operands. */
+static wa_status enc_vop3p(enc *e, uint32_t d, const uint32_t s[3], uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    uint32_t d, s[3];
-    int ksd;
-    wa_status st;
-    e->lit_ok = 0;
-    if ((st = valu_dst(e, &d, &ksd)) || (st = vop3_sources(e, s)))
-        return st;
     int packed = wa_vop3p_packed(info);
     /* packed rows store op_sel_hi inverted (default [1,1,1]); the mix rows as written,
        with abs in the neg_hi field */
@@ -428,23 +432,18 @@ static wa_status enc_vop3p(enc *e, uint32_t *w, unsigned *nw)
     return WA_OK;
 }
 
-static wa_status enc_mai(enc *e, uint32_t *w, unsigned *nw)
+static wa_status enc_mai(enc *e, uint32_t d, const uint32_t s[3], uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    uint32_t d, s[3];
-    int ksd;
     wa_status st;
-    e->lit_ok = 0;
-    if ((st = valu_dst(e, &d, &ksd)) || (st = vop3_sources(e, s)))
-        return st;
     unsigned op = e->target == WA_TARGET_GFX90A ? info->encoding_gfx90a : info->encoding;
     unsigned n = 0;
-    int ka = opnd(info, "scaleA");
+    int ka = wa_enc_operand(info, "scaleA");
     if (ka >= 0) {
         /* block-scaled: the v_mfma_ld_scale_b32 word first, op_sel/op_sel_hi as written */
         uint32_t sa, sb;
-        if ((st = src9(e, ka, &sa)) || (st = src9(e, opnd(info, "scaleB"), &sb)))
+        if ((st = src9(e, ka, &sa)) || (st = src9(e, wa_enc_operand(info, "scaleB"), &sb)))
             return st;
         /* two sources: the third entries of the lists are not encoded */
         uint32_t hi = m->op_sel_hi & 3u;
@@ -454,12 +453,12 @@ static wa_status enc_mai(enc *e, uint32_t *w, unsigned *nw)
     }
     /* the blgp field carries neg:[a,b,c] on the f64 MFMAs */
     uint32_t blgp = (uint32_t)(m->blgp | m->neg) & 7u;
-    w[n] = WA_ENC_VOP3P | op << 16 | (is_agpr(e, opnd(info, "vdst")) ? 1u : 0u) << 15 |
+    w[n] = WA_ENC_VOP3P | op << 16 | (is_agpr(e, wa_enc_operand(info, "vdst")) ? 1u : 0u) << 15 |
            (uint32_t)(m->abid & 15u) << 11 | (uint32_t)(m->cbsz & 7u) << 8 | d;
     if (ka >= 0)
         w[n] |= 1u << 11; /* the MFMA half of a scaled pair (its abid bit is fixed) */
-    w[n + 1] = blgp << 29 | (is_agpr(e, opnd(info, "srcB")) ? 1u : 0u) << 28 |
-               (is_agpr(e, opnd(info, "srcA")) ? 1u : 0u) << 27 | s[2] << 18 | s[1] << 9 | s[0];
+    w[n + 1] = blgp << 29 | (is_agpr(e, wa_enc_operand(info, "srcB")) ? 1u : 0u) << 28 |
+               (is_agpr(e, wa_enc_operand(info, "srcA")) ? 1u : 0u) << 27 | s[2] << 18 | s[1] << 9 | s[0];
     *nw = n + 2;
     return WA_OK;
 }
@@ -470,7 +469,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
     int dpp = (m->flags & WA_MOD_DPP) != 0, sdwa = (m->flags & WA_MOD_SDWA) != 0;
-    int k0 = opnd(info, "src0"), k1 = opnd(info, "src1");
+    int k0 = wa_enc_operand(info, "src0"), k1 = wa_enc_operand(info, "src1");
     uint32_t d = 0, s0 = 0, s1 = 0;
     int ksd;
     wa_status st;
@@ -479,7 +478,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
         return st;
     if ((st = src9(e, k0, &s0)) || (st = src9(e, k1, &s1)))
         return st;
-    int kk = opnd(info, "k");
+    int kk = wa_enc_operand(info, "k");
     if (kk >= 0) {
         uint32_t lit;
         if ((st = literal(e, (unsigned)kk, &lit)))
@@ -509,7 +508,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
         uint32_t mid;
         if (info->format == WA_FMT_VOPC) {
             /* the compare's result: vcc implied (sd 0), else sd and its code */
-            int ks = opnd(info, "sdst");
+            int ks = wa_enc_operand(info, "sdst");
             const wa_operand *o = &e->in->ops[ks];
             uint32_t sc = 0;
             if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC)) {
@@ -537,15 +536,19 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
 static wa_status enc_valu(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
-    switch (info->format) {
-    case WA_FMT_VOP3P: return enc_vop3p(e, w, nw);
-    case WA_FMT_MAI: return enc_mai(e, w, nw);
-    case WA_FMT_VOP3: return enc_vop3(e, info->encoding, w, nw);
-    default: break;
+    if (info->format == WA_FMT_VOP3P || info->format == WA_FMT_MAI) {
+        uint32_t d, s[3];
+        int ksd;
+        wa_status st = vop3_operands(e, &d, &ksd, s);
+        if (st)
+            return st;
+        return info->format == WA_FMT_VOP3P ? enc_vop3p(e, d, s, w, nw) : enc_mai(e, d, s, w, nw);
     }
+    if (info->format == WA_FMT_VOP3)
+        return enc_vop3(e, info->encoding, w, nw);
     if (!wa_instr_needs_vop3(e->in, info))
         return enc_vop32(e, w, nw);
-    if (opnd(info, "k") >= 0)
+    if (wa_enc_operand(info, "k") >= 0)
         return fail(e, WA_E_VALIDATE, "no VOP3 form (literal-K operand)");
     unsigned op3 = info->format == WA_FMT_VOP1   ? WA_ENC_VOP3_OF_VOP1(info->encoding)
                    : info->format == WA_FMT_VOP2 ? WA_ENC_VOP3_OF_VOP2(info->encoding)
@@ -559,10 +562,10 @@ static wa_status enc_ds(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kv = opnd(info, "vdst"), k0 = opnd(info, "data0"), k1 = opnd(info, "data1");
+    int kv = wa_enc_operand(info, "vdst"), k0 = wa_enc_operand(info, "data0"), k1 = wa_enc_operand(info, "data1");
     uint32_t vd, a, d0, d1, off;
     wa_status st;
-    if ((st = vnum(e, kv, &vd)) || (st = vnum(e, opnd(info, "addr"), &a)) ||
+    if ((st = vnum(e, kv, &vd)) || (st = vnum(e, wa_enc_operand(info, "addr"), &a)) ||
         (st = vnum(e, k0, &d0)) || (st = vnum(e, k1, &d1)))
         return st;
     if (info->flags & WA_IF_DS_2ADDR) {
@@ -586,12 +589,12 @@ static wa_status enc_mubuf(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kd = opnd(info, "vdata");
+    int kd = wa_enc_operand(info, "vdata");
     uint32_t vd, va, rs = 0, so = 0;
     wa_status st;
     e->lit_ok = 0;
-    if ((st = vnum(e, kd, &vd)) || (st = vnum(e, opnd(info, "vaddr"), &va)) ||
-        (st = scode(e, opnd(info, "srsrc"), &rs)) || (st = src9(e, opnd(info, "soffset"), &so)) ||
+    if ((st = vnum(e, kd, &vd)) || (st = vnum(e, wa_enc_operand(info, "vaddr"), &va)) ||
+        (st = scode(e, wa_enc_operand(info, "srsrc"), &rs)) || (st = src9(e, wa_enc_operand(info, "soffset"), &so)) ||
         (st = check_range(e, "offset", m->offset, 0, 4095)))
         return st;
     unsigned f = m->flags;
@@ -608,8 +611,8 @@ static wa_status enc_flat(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kv = opnd(info, "vdst"), kd = opnd(info, "vdata"), ka = opnd(info, "vaddr");
-    int ks = opnd(info, "saddr");
+    int kv = wa_enc_operand(info, "vdst"), kd = wa_enc_operand(info, "vdata"), ka = wa_enc_operand(info, "vaddr");
+    int ks = wa_enc_operand(info, "saddr");
     uint32_t vd, data, va, sa = 0, seg = 0, bit13 = 0;
     wa_status st;
     if ((st = vnum(e, kv, &vd)) || (st = vnum(e, kd, &data)) || (st = vnum(e, ka, &va)))

@@ -353,10 +353,11 @@ def read_samples(path):
     return recs
 
 
-def cmd_isa(args):
+def run_samples(args, extra):
+    """Runs wa_isa_samples into the work directory; False (reported) on failure."""
     need_tools(args, ["llvm_mc", "samples_tool"])
     os.makedirs(args.work_dir, exist_ok=True)
-    cmd = [args.samples_tool, "--out-dir", args.work_dir]
+    cmd = [args.samples_tool, "--out-dir", args.work_dir] + extra
     if args.count is not None:
         cmd += ["--random", str(args.count)]
     if args.seed is not None:
@@ -366,6 +367,12 @@ def cmd_isa(args):
     sys.stderr.write(p.stderr)
     if p.returncode != 0:
         print("FAIL: wa_isa_samples reported failures")
+        return False
+    return True
+
+
+def cmd_isa(args):
+    if not run_samples(args, []):
         return 1
     known = load_known(args.known_issues)
     failures = 0
@@ -475,18 +482,7 @@ def cmd_isa(args):
 def cmd_encode(args):
     """wa_encode_program's bytes against llvm-mc's for every accepted sample line
     (the table's base instances, variants and random operand sets) on every target."""
-    need_tools(args, ["llvm_mc", "samples_tool"])
-    os.makedirs(args.work_dir, exist_ok=True)
-    cmd = [args.samples_tool, "--out-dir", args.work_dir, "--encode"]
-    if args.count is not None:
-        cmd += ["--random", str(args.count)]
-    if args.seed is not None:
-        cmd += ["--seed", str(args.seed)]
-    p = run(cmd)
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        print("FAIL: wa_isa_samples reported failures")
+    if not run_samples(args, ["--encode"]):
         return 1
     known = load_known(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                     "encode_known.tsv"))
