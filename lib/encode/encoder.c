@@ -18,6 +18,24 @@ typedef struct fixup {
     uint32_t label;  /* its label operand's id */
 } fixup;
 
+
+/* Where a row keeps each named operand, and the VOP3-style source field of each
+   operand: looked up once per opcode and encode call (the names are the
+   formats' field names). */
+enum {
+    N_VDST, N_SDST, N_DREL, N_SRC0, N_SREL, N_SRC1, N_K, N_SBASE, N_SOFFSET, N_SDATA, N_PROBE, N_DATA0, N_DATA1, N_ADDR, N_VDATA, N_VADDR, N_SADDR, N_SRSRC, N_SCALEA, N_SCALEB, N_SRCA, N_SRCB,
+    N_COUNT_
+};
+static const char *const field_names[N_COUNT_] = {
+    "vdst", "sdst", "drel", "src0", "srel", "src1", "k", "sbase", "soffset", "sdata", "probe", "data0", "data1", "addr", "vdata", "vaddr", "saddr", "srsrc", "scaleA", "scaleB", "srcA", "srcB",
+};
+
+typedef struct layout {
+    int8_t ready;
+    int8_t idx[N_COUNT_];                 /* operand index, or -1 */
+    int8_t field[WA_ISA_MAX_OPERANDS];    /* wa_enc_src_field of each operand */
+} layout;
+
 typedef struct enc {
     wa_context *ctx;
     const wa_program *prog;
@@ -28,6 +46,8 @@ typedef struct enc {
     int has_lit;
     int lit_ok;      /* the encoding being built can carry one */
     int label_k;     /* operand index of a label to resolve, or -1 */
+    layout *layouts; /* one per opcode, or NULL: `one` for the current instruction */
+    layout one;
 } enc;
 
 unsigned wa_enc_special_code(unsigned s)
@@ -73,6 +93,27 @@ int wa_enc_src_field(const char *name)
     return strcmp(name, "idx") == 0 ? 2 : -1;
 }
 
+
+static const layout *lay(enc *e)
+{
+    layout *l = e->layouts ? &e->layouts[e->in->op] : &e->one;
+    if (!l->ready) {
+        for (int n = 0; n < N_COUNT_; n++)
+            l->idx[n] = (int8_t)wa_enc_operand(e->info, field_names[n]);
+        for (unsigned k = 0; k < WA_ISA_MAX_OPERANDS; k++)
+            l->field[k] = (int8_t)(k < e->info->num_operands
+                                       ? wa_enc_src_field(e->info->operands[k].name)
+                                       : -1);
+        l->ready = 1;
+    }
+    return l;
+}
+
+/* Index of the operand named by N_* `n`, or -1. */
+static int K(enc *e, int n)
+{
+    return lay(e)->idx[n];
+}
 
 static wa_status not_register(enc *e, unsigned k)
 {
@@ -239,29 +280,29 @@ static wa_status enc_salu(enc *e, uint32_t *w, unsigned *nw)
     unsigned op = info->encoding;
     uint32_t d = 0, s0 = 0, s1 = 0, imm = 0;
     wa_status st = WA_OK;
-    int kd = wa_enc_operand(info, "sdst");
+    int kd = K(e, N_SDST);
     if (kd < 0)
-        kd = wa_enc_operand(info, "drel");
+        kd = K(e, N_DREL);
     e->lit_ok = 1;
     switch (info->format) {
     case WA_FMT_SOP1: {
-        int ks = wa_enc_operand(info, "src0");
+        int ks = K(e, N_SRC0);
         if (ks < 0)
-            ks = wa_enc_operand(info, "srel");
+            ks = K(e, N_SREL);
         if ((st = scode(e, kd, &d)) || (st = src9(e, ks, &s0)))
             return st;
         w[0] = WA_ENC_SOP1 | d << 16 | op << 8 | s0;
         break;
     }
     case WA_FMT_SOP2:
-        if ((st = scode(e, kd, &d)) || (st = src9(e, wa_enc_operand(info, "src0"), &s0)) ||
-            (st = src9(e, wa_enc_operand(info, "src1"), &s1)))
+        if ((st = scode(e, kd, &d)) || (st = src9(e, K(e, N_SRC0), &s0)) ||
+            (st = src9(e, K(e, N_SRC1), &s1)))
             return st;
         w[0] = WA_ENC_SOP2 | op << 23 | d << 16 | s1 << 8 | s0;
         break;
     case WA_FMT_SOPC: {
-        int k1 = wa_enc_operand(info, "src1");
-        if ((st = src9(e, wa_enc_operand(info, "src0"), &s0)))
+        int k1 = K(e, N_SRC1);
+        if ((st = src9(e, K(e, N_SRC0), &s0)))
             return st;
         if (k1 >= 0) {
             if ((st = src9(e, k1, &s1)))
@@ -307,10 +348,10 @@ static wa_status enc_smem(enc *e, uint32_t *w, unsigned *nw)
     const wa_mods *m = &e->in->mods;
     uint32_t data = 0, base = 0, imm = 0, soe = 0, off = 0, soff = 0;
     wa_status st;
-    int kd = wa_enc_operand(info, "sdst");
+    int kd = K(e, N_SDST);
     if (kd < 0)
-        kd = wa_enc_operand(info, "sdata");
-    int kp = wa_enc_operand(info, "probe"), kb = wa_enc_operand(info, "sbase"), ko = wa_enc_operand(info, "soffset");
+        kd = K(e, N_SDATA);
+    int kp = K(e, N_PROBE), kb = K(e, N_SBASE), ko = K(e, N_SOFFSET);
     if (kp >= 0)
         data = (uint32_t)e->in->ops[kp].imm.i & 0x7Fu;
     else if ((st = scode(e, kd, &data)))
@@ -358,7 +399,7 @@ static wa_status vop3_sources(enc *e, uint32_t s[3])
     for (unsigned k = 0; k < e->info->num_operands && k < e->in->nops; k++) {
         if (!(e->info->operands[k].role & WA_ROLE_USE))
             continue;
-        int f = wa_enc_src_field(e->info->operands[k].name);
+        int f = lay(e)->field[k];
         if (f < 0)
             continue;
         wa_status st = src9(e, (int)k, &s[f]);
@@ -372,7 +413,7 @@ static wa_status vop3_sources(enc *e, uint32_t s[3])
    in VOP3, v_readlane, v_readfirstlane). */
 static wa_status valu_dst(enc *e, uint32_t *d, int *sdst_k)
 {
-    int kv = wa_enc_operand(e->info, "vdst"), ks = wa_enc_operand(e->info, "sdst");
+    int kv = K(e, N_VDST), ks = K(e, N_SDST);
     *sdst_k = -1;
     if (kv >= 0) {
         *sdst_k = ks;
@@ -439,11 +480,11 @@ static wa_status enc_mai(enc *e, uint32_t d, const uint32_t s[3], uint32_t *w, u
     wa_status st;
     unsigned op = e->target == WA_TARGET_GFX90A ? info->encoding_gfx90a : info->encoding;
     unsigned n = 0;
-    int ka = wa_enc_operand(info, "scaleA");
+    int ka = K(e, N_SCALEA);
     if (ka >= 0) {
         /* block-scaled: the v_mfma_ld_scale_b32 word first, op_sel/op_sel_hi as written */
         uint32_t sa, sb;
-        if ((st = src9(e, ka, &sa)) || (st = src9(e, wa_enc_operand(info, "scaleB"), &sb)))
+        if ((st = src9(e, ka, &sa)) || (st = src9(e, K(e, N_SCALEB), &sb)))
             return st;
         /* two sources: the third entries of the lists are not encoded */
         uint32_t hi = m->op_sel_hi & 3u;
@@ -453,12 +494,12 @@ static wa_status enc_mai(enc *e, uint32_t d, const uint32_t s[3], uint32_t *w, u
     }
     /* the blgp field carries neg:[a,b,c] on the f64 MFMAs */
     uint32_t blgp = (uint32_t)(m->blgp | m->neg) & 7u;
-    w[n] = WA_ENC_VOP3P | op << 16 | (is_agpr(e, wa_enc_operand(info, "vdst")) ? 1u : 0u) << 15 |
+    w[n] = WA_ENC_VOP3P | op << 16 | (is_agpr(e, K(e, N_VDST)) ? 1u : 0u) << 15 |
            (uint32_t)(m->abid & 15u) << 11 | (uint32_t)(m->cbsz & 7u) << 8 | d;
     if (ka >= 0)
         w[n] |= 1u << 11; /* the MFMA half of a scaled pair (its abid bit is fixed) */
-    w[n + 1] = blgp << 29 | (is_agpr(e, wa_enc_operand(info, "srcB")) ? 1u : 0u) << 28 |
-               (is_agpr(e, wa_enc_operand(info, "srcA")) ? 1u : 0u) << 27 | s[2] << 18 | s[1] << 9 | s[0];
+    w[n + 1] = blgp << 29 | (is_agpr(e, K(e, N_SRCB)) ? 1u : 0u) << 28 |
+               (is_agpr(e, K(e, N_SRCA)) ? 1u : 0u) << 27 | s[2] << 18 | s[1] << 9 | s[0];
     *nw = n + 2;
     return WA_OK;
 }
@@ -469,7 +510,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
     int dpp = (m->flags & WA_MOD_DPP) != 0, sdwa = (m->flags & WA_MOD_SDWA) != 0;
-    int k0 = wa_enc_operand(info, "src0"), k1 = wa_enc_operand(info, "src1");
+    int k0 = K(e, N_SRC0), k1 = K(e, N_SRC1);
     uint32_t d = 0, s0 = 0, s1 = 0;
     int ksd;
     wa_status st;
@@ -478,7 +519,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
         return st;
     if ((st = src9(e, k0, &s0)) || (st = src9(e, k1, &s1)))
         return st;
-    int kk = wa_enc_operand(info, "k");
+    int kk = K(e, N_K);
     if (kk >= 0) {
         uint32_t lit;
         if ((st = literal(e, (unsigned)kk, &lit)))
@@ -508,7 +549,7 @@ static wa_status enc_vop32(enc *e, uint32_t *w, unsigned *nw)
         uint32_t mid;
         if (info->format == WA_FMT_VOPC) {
             /* the compare's result: vcc implied (sd 0), else sd and its code */
-            int ks = wa_enc_operand(info, "sdst");
+            int ks = K(e, N_SDST);
             const wa_operand *o = &e->in->ops[ks];
             uint32_t sc = 0;
             if (!(o->kind == WA_OPND_SPECIAL && o->id == WA_SPECIAL_VCC)) {
@@ -548,7 +589,7 @@ static wa_status enc_valu(enc *e, uint32_t *w, unsigned *nw)
         return enc_vop3(e, info->encoding, w, nw);
     if (!wa_instr_needs_vop3(e->in, info))
         return enc_vop32(e, w, nw);
-    if (wa_enc_operand(info, "k") >= 0)
+    if (K(e, N_K) >= 0)
         return fail(e, WA_E_VALIDATE, "no VOP3 form (literal-K operand)");
     unsigned op3 = info->format == WA_FMT_VOP1   ? WA_ENC_VOP3_OF_VOP1(info->encoding)
                    : info->format == WA_FMT_VOP2 ? WA_ENC_VOP3_OF_VOP2(info->encoding)
@@ -562,10 +603,10 @@ static wa_status enc_ds(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kv = wa_enc_operand(info, "vdst"), k0 = wa_enc_operand(info, "data0"), k1 = wa_enc_operand(info, "data1");
+    int kv = K(e, N_VDST), k0 = K(e, N_DATA0), k1 = K(e, N_DATA1);
     uint32_t vd, a, d0, d1, off;
     wa_status st;
-    if ((st = vnum(e, kv, &vd)) || (st = vnum(e, wa_enc_operand(info, "addr"), &a)) ||
+    if ((st = vnum(e, kv, &vd)) || (st = vnum(e, K(e, N_ADDR), &a)) ||
         (st = vnum(e, k0, &d0)) || (st = vnum(e, k1, &d1)))
         return st;
     if (info->flags & WA_IF_DS_2ADDR) {
@@ -589,12 +630,12 @@ static wa_status enc_mubuf(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kd = wa_enc_operand(info, "vdata");
+    int kd = K(e, N_VDATA);
     uint32_t vd, va, rs = 0, so = 0;
     wa_status st;
     e->lit_ok = 0;
-    if ((st = vnum(e, kd, &vd)) || (st = vnum(e, wa_enc_operand(info, "vaddr"), &va)) ||
-        (st = scode(e, wa_enc_operand(info, "srsrc"), &rs)) || (st = src9(e, wa_enc_operand(info, "soffset"), &so)) ||
+    if ((st = vnum(e, kd, &vd)) || (st = vnum(e, K(e, N_VADDR), &va)) ||
+        (st = scode(e, K(e, N_SRSRC), &rs)) || (st = src9(e, K(e, N_SOFFSET), &so)) ||
         (st = check_range(e, "offset", m->offset, 0, 4095)))
         return st;
     unsigned f = m->flags;
@@ -611,8 +652,8 @@ static wa_status enc_flat(enc *e, uint32_t *w, unsigned *nw)
 {
     const wa_isa_info *info = e->info;
     const wa_mods *m = &e->in->mods;
-    int kv = wa_enc_operand(info, "vdst"), kd = wa_enc_operand(info, "vdata"), ka = wa_enc_operand(info, "vaddr");
-    int ks = wa_enc_operand(info, "saddr");
+    int kv = K(e, N_VDST), kd = K(e, N_VDATA), ka = K(e, N_VADDR);
+    int ks = K(e, N_SADDR);
     uint32_t vd, data, va, sa = 0, seg = 0, bit13 = 0;
     wa_status st;
     if ((st = vnum(e, kv, &vd)) || (st = vnum(e, kd, &data)) || (st = vnum(e, ka, &va)))
@@ -653,6 +694,7 @@ static wa_status encode_one(enc *e, uint32_t *w, unsigned *nw)
     e->has_lit = 0;
     e->lit_ok = 0;
     e->label_k = -1;
+    e->one.ready = 0;
     switch (e->info->format) {
     case WA_FMT_SOP1:
     case WA_FMT_SOP2:
@@ -731,10 +773,11 @@ wa_status wa_encode_internal(wa_context *ctx, const wa_program *prog, unsigned c
     unsigned nfx = 0, capfx = 0;
     uint32_t *label_at = wa_mem_calloc(ctx, prog->nlabels ? prog->nlabels : 1, sizeof(uint32_t));
     unsigned char *placed = wa_mem_calloc(ctx, prog->nlabels ? prog->nlabels : 1, 1);
+    e.layouts = wa_mem_calloc(ctx, wa_isa_count(), sizeof(layout));
     wa_status st = WA_OK;
     *code = NULL;
     *len = 0;
-    if (!label_at || !placed) {
+    if (!label_at || !placed || !e.layouts) {
         st = wa_error_nomem(ctx);
         goto out;
     }
@@ -814,6 +857,7 @@ out:
     wa_mem_free(ctx, fx);
     wa_mem_free(ctx, label_at);
     wa_mem_free(ctx, placed);
+    wa_mem_free(ctx, e.layouts);
     return st;
 }
 
