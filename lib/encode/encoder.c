@@ -48,6 +48,7 @@ typedef struct enc {
     int label_k;     /* operand index of a label to resolve, or -1 */
     layout *layouts; /* one per opcode, or NULL: `one` for the current instruction */
     layout one;
+    const layout *L; /* the current instruction's */
 } enc;
 
 unsigned wa_enc_special_code(unsigned s)
@@ -110,9 +111,9 @@ static const layout *lay(enc *e)
 }
 
 /* Index of the operand named by N_* `n`, or -1. */
-static int K(enc *e, int n)
+static int K(const enc *e, int n)
 {
-    return lay(e)->idx[n];
+    return e->L->idx[n];
 }
 
 static wa_status not_register(enc *e, unsigned k)
@@ -399,7 +400,7 @@ static wa_status vop3_sources(enc *e, uint32_t s[3])
     for (unsigned k = 0; k < e->info->num_operands && k < e->in->nops; k++) {
         if (!(e->info->operands[k].role & WA_ROLE_USE))
             continue;
-        int f = lay(e)->field[k];
+        int f = e->L->field[k];
         if (f < 0)
             continue;
         wa_status st = src9(e, (int)k, &s[f]);
@@ -695,6 +696,7 @@ static wa_status encode_one(enc *e, uint32_t *w, unsigned *nw)
     e->lit_ok = 0;
     e->label_k = -1;
     e->one.ready = 0;
+    e->L = lay(e);
     switch (e->info->format) {
     case WA_FMT_SOP1:
     case WA_FMT_SOP2:
@@ -773,11 +775,13 @@ wa_status wa_encode_internal(wa_context *ctx, const wa_program *prog, unsigned c
     unsigned nfx = 0, capfx = 0;
     uint32_t *label_at = wa_mem_calloc(ctx, prog->nlabels ? prog->nlabels : 1, sizeof(uint32_t));
     unsigned char *placed = wa_mem_calloc(ctx, prog->nlabels ? prog->nlabels : 1, 1);
-    e.layouts = wa_mem_calloc(ctx, wa_isa_count(), sizeof(layout));
+    /* small kernels look their operands up per instruction */
+    int memo = prog->ninstrs > 256;
+    e.layouts = memo ? wa_mem_calloc(ctx, wa_isa_count(), sizeof(layout)) : NULL;
     wa_status st = WA_OK;
     *code = NULL;
     *len = 0;
-    if (!label_at || !placed || !e.layouts) {
+    if (!label_at || !placed || (memo && !e.layouts)) {
         st = wa_error_nomem(ctx);
         goto out;
     }
