@@ -64,7 +64,7 @@ static void usage(FILE *f)
             "                                   and input with .amdhsa_kernel blocks, else wa)\n"
             "  --kernel-index=<n>               with asm input, the n-th kernel (default 0)\n"
 #endif
-            "  --emit=ir|asm                    output text IR (default) or assembly\n"
+            "  --emit=ir|asm|bin|disasm         IR (default), assembly, code bytes, disasm\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
             "  --regalloc-stats                 --regalloc, and print its statistics to stderr\n"
@@ -636,13 +636,17 @@ int main(int argc, char **argv)
             retarget = 1;
         } else if ((v = option_value(argc, argv, &i, "--emit", &missing)) || missing) {
             if (missing)
-                return usage_error("option ", a, " needs a kind (ir, asm)");
+                return usage_error("option ", a, " needs a kind (ir, asm, bin, disasm)");
             if (strcmp(v, "ir") == 0)
                 emit_asm = 0;
             else if (strcmp(v, "asm") == 0)
                 emit_asm = 1;
+            else if (strcmp(v, "bin") == 0)
+                emit_asm = 2;
+            else if (strcmp(v, "disasm") == 0)
+                emit_asm = 3;
             else
-                return usage_error("unknown --emit kind ", v, " (ir, asm)");
+                return usage_error("unknown --emit kind ", v, " (ir, asm, bin, disasm)");
         } else if ((v = option_value(argc, argv, &i, "--pressure-svg", &missing)) || missing) {
             if (missing || !v[0])
                 return usage_error("option ", a, " needs a file name");
@@ -886,7 +890,20 @@ int main(int argc, char **argv)
     if (sim.on && simulate(ctx, prog, &sim))
         goto done;
     if (!print_liveness) {
-        if (emit_asm) {
+        if (emit_asm >= 2) {
+            unsigned char *code = NULL;
+            size_t n = 0;
+            st = wa_encode_program(&code, &n, prog, NULL);
+            if (st == WA_OK && emit_asm == 3) {
+                wa_disasm_options dopts = WA_DISASM_OPTIONS_INIT;
+                dopts.flags = WA_DISASM_OFFSETS;
+                st = wa_disassemble(&text, &len, ctx, code, n, wa_program_target(prog), &dopts);
+                wa_free(code);
+            } else {
+                text = (char *)code;
+                len = n;
+            }
+        } else if (emit_asm) {
             wa_emit_options eo = WA_EMIT_OPTIONS_INIT;
             if (tags)
                 eo.flags |= WA_EMIT_TAGS;

@@ -10,6 +10,7 @@
 #include <waveasm/text.h>
 #include <waveasm/validate.h>
 #include <waveasm/emit.h>
+#include <waveasm/encode.h>
 #include <waveasm/liveness.h>
 #include <waveasm/regalloc.h>
 #include <waveasm/sim.h>

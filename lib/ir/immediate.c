@@ -289,3 +289,50 @@ int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits)
     }
     return 0;
 }
+
+/* The operand code (128..208, 240..248) of an inline constant: integers by value,
+   float bit patterns of the type by the float they spell. */
+int wa_imm_inline_code(const wa_operand *o, wa_data_type type)
+{
+    static const int codes[] = { 240, 241, 242, 243, 244, 245, 246, 247 };
+    if (!wa_imm_is_inline(o, type))
+        return -1;
+    if (o->kind == WA_OPND_IMM) {
+        int64_t v = o->imm.i;
+        if (v >= 0 && v <= 64)
+            return 128 + (int)v;
+        if (v >= -16 && v < 0)
+            return 192 - (int)v;
+        if (v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
+            return 192 + (int)(0x100000000ll - v);
+        if (type == WA_TY_F16 && v >= 0xFFF0 && v <= 0xFFFF)
+            return 192 + (int)(0x10000 - v);
+        /* a float bit pattern of the type */
+        for (unsigned i = 0; i < 8; i++) {
+            if (type == WA_TY_F64 || type == WA_TY_B64) {
+                uint64_t u;
+                memcpy(&u, &inline_floats[i], sizeof(u));
+                if ((uint64_t)v == u)
+                    return codes[i];
+            } else if (type == WA_TY_F16 || type == WA_TY_PK_F16) {
+                uint16_t h;
+                if (f16_bits(inline_floats[i], &h) && (uint64_t)v == h)
+                    return codes[i];
+            } else if (type == WA_TY_BF16 || type == WA_TY_PK_BF16) {
+                uint16_t h;
+                if (bf16_bits(inline_floats[i], &h) && (uint64_t)v == h)
+                    return codes[i];
+            } else if ((uint64_t)v == f32_bits((float)inline_floats[i])) {
+                return codes[i];
+            }
+        }
+        return 248; /* the remaining inline pattern: 1/(2*pi) */
+    }
+    double d = o->imm.f;
+    if (d == 0.0)
+        return 128;
+    for (unsigned i = 0; i < 8; i++)
+        if (d == inline_floats[i])
+            return codes[i];
+    return 248;
+}

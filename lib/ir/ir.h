@@ -322,6 +322,9 @@ int wa_imm_is_inline(const wa_operand *o, wa_data_type type);
 /* Value of an immediate as a 32-bit pattern for `type` (floats rounded to the
    type); returns 0 if it cannot be represented. */
 int wa_imm_bits32(const wa_operand *o, wa_data_type type, uint32_t *bits);
+/* Operand code of an inline constant (128..208, 240..248), or -1 when the
+   immediate is not one for `type` (the encoder and the disassembler). */
+int wa_imm_inline_code(const wa_operand *o, wa_data_type type);
 
 /* ---- formatting shared by the printer and the emitter (lib/ir/format.c) ---- */
 #define WA_FMT_ASM 0x1u        /* assembler output: explicit s_waitcnt, no annotations */

@@ -22,10 +22,15 @@
    completed families (tests/isa/isa_families.h) the rejected ones must be
    rejected by llvm-mc too.
 
-   usage: wa_isa_samples --out-dir DIR [--random N] [--seed S] [--verbose]
+   usage: wa_isa_samples --out-dir DIR [--random N] [--seed S] [--encode] [--verbose]
           wa_isa_samples --skip REASON      (prints REASON, exits 77)
    --random N: random operand sets per (row, target) (default RANDOM_SETS);
    --seed S: another fixed sequence of them (default 0).
+   --encode: also write DIR/enc-<target>.tsv, one line per accepted line:
+     assembly  bytes-of-the-instruction (hex, from wa_encode_program)  ID
+   or `assembly  ERROR: message  ID` when the encoder refuses it; each encoding
+   is also disassembled (wa_disassemble), parsed back and encoded again, which
+   must give the same bytes.
 
    DIR/isa-<target>.tsv has one record per line:
      kind  opcode-number  ID  format  expected-encoding  variant  assembly  [dpp-word]
@@ -364,7 +369,6 @@ typedef struct stats {
 } stats;
 
 static int verbose;
-
 static void fail(stats *st, const char *fmt, ...) TC_PRINTF(2, 3);
 static void fail(stats *st, const char *fmt, ...)
 {
@@ -375,6 +379,42 @@ static void fail(stats *st, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+static FILE *enc_out; /* --encode: enc-<target>.tsv */
+static unsigned enc_written, enc_roundtrips;
+
+/* Bytes of the instruction at item 1 of a tc_single_program, and the disassembly
+   round trip of the whole program's code. */
+static void write_encoding(stats *st, const wa_program *prog, const char *line, const inst *I)
+{
+    uint32_t offs[8];
+    wa_encode_options eo = WA_ENCODE_OPTIONS_INIT;
+    unsigned char *code = NULL;
+    size_t len = 0;
+    if (wa_program_size(prog) > 8) {
+        fail(st, "%s: unexpected program size", I->info->id);
+        return;
+    }
+    eo.item_offsets = offs;
+    tc_put_field(enc_out, line);
+    if (wa_encode_program(&code, &len, prog, &eo) != WA_OK) {
+        fprintf(enc_out, "\tERROR: ");
+        tc_put_field(enc_out, tc_diags(wa_program_context(prog)));
+        fprintf(enc_out, "\t%s\n", I->info->id);
+        return;
+    }
+    fputc('\t', enc_out);
+    for (uint32_t b = offs[1]; b < offs[2] && b < len; b++)
+        fprintf(enc_out, "%02x", code[b]);
+    fprintf(enc_out, "\t%s\n", I->info->id);
+    enc_written++;
+    char err[512];
+    if (!tc_encode_roundtrip(prog, code, len, err, sizeof(err)))
+        fail(st, "%s: disassembly round trip of '%s': %s", I->info->id, line, err);
+    else
+        enc_roundtrips++;
+    wa_free(code);
 }
 
 static unsigned expected_encoding(const wa_isa_info *info, wa_target t)
@@ -522,6 +562,8 @@ static int run_available(wa_context *ctx, FILE *f, stats *st, seen *sn, const in
         int dpp = (I->mods.flags & WA_MOD_DPP) != 0;
         write_record_dpp(f, 'A', I, expected_encoding(I->info, t), I->variant, line, dpp,
                          dpp ? expected_dpp_word(I, ops[first_source(I->info)].id) : 0);
+        if (enc_out)
+            write_encoding(st, prog, line, I);
         st->accepted[t]++;
         if (I->fixed)
             st->random_accepted[t]++;
@@ -1120,6 +1162,7 @@ static void random_inst(inst *I, tc_rng *r, wa_opcode op, unsigned n, int illega
 int main(int argc, char **argv)
 {
     const char *out_dir = NULL;
+    int encode = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out-dir") == 0 && i + 1 < argc)
             out_dir = argv[++i];
@@ -1129,6 +1172,8 @@ int main(int argc, char **argv)
             random_seed = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
+        else if (strcmp(argv[i], "--encode") == 0)
+            encode = 1;
         else if (strcmp(argv[i], "--skip") == 0 && i + 1 < argc) {
             printf("skipped: %s\n", argv[i + 1]);
             return 77;
@@ -1163,6 +1208,14 @@ int main(int argc, char **argv)
             io_error = 1;
             break;
         }
+        if (encode) {
+            snprintf(name, sizeof(name), "enc-%s.tsv", wa_target_name(t));
+            if (!(enc_out = tc_open_out(out_dir, name))) {
+                fclose(f);
+                io_error = 1;
+                break;
+            }
+        }
         for (unsigned op = 0; op < wa_isa_count(); op++) {
             const wa_isa_info *info = wa_isa_get(op);
             if (info->flags & WA_IF_PSEUDO)
@@ -1191,6 +1244,9 @@ int main(int argc, char **argv)
         }
         if (fclose(f) != 0)
             io_error = 1;
+        if (enc_out && fclose(enc_out) != 0)
+            io_error = 1;
+        enc_out = NULL;
     }
     seen_clear(&sn);
     free(vars);
@@ -1209,6 +1265,9 @@ int main(int argc, char **argv)
     }
     printf("  %u rejected instances the text form cannot state exactly (not written)\n",
            st.unrepresentable);
+    if (encode)
+        printf("  %u accepted lines encoded, %u disassembly round trips\n", enc_written,
+               enc_roundtrips);
     if (st.failures) {
         printf("isa samples: %u FAILURES (see above)\n", st.failures);
         return 1;

@@ -181,3 +181,48 @@ FILE *tc_open_out(const char *dir, const char *name)
         fprintf(stderr, "error: cannot write %s\n", path);
     return f;
 }
+
+int tc_encode_roundtrip(const wa_program *prog, const unsigned char *code, size_t len, char *err,
+                        size_t errlen)
+{
+    wa_context *ctx = wa_program_context(prog);
+    char *text = NULL;
+    size_t tlen = 0;
+    if (wa_disassemble(&text, &tlen, ctx, code, len, wa_program_target(prog), NULL) != WA_OK) {
+        snprintf(err, errlen, "wa_disassemble failed: %s", tc_diags(ctx));
+        return 0;
+    }
+    const char *tn = wa_target_name(wa_program_target(prog));
+    size_t cap = tlen + strlen(tn) + 64;
+    char *src = malloc(cap);
+    int ok = 0;
+    wa_program *back = NULL;
+    unsigned char *again = NULL;
+    size_t alen = 0;
+    if (!src) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    snprintf(src, cap, ".kernel rt\n  .target %s\n%s.end_kernel\n", tn, text);
+    if (wa_program_parse(&back, ctx, src, strlen(src), "disassembly") != WA_OK) {
+        snprintf(err, errlen, "the disassembly does not parse: %s | text: %s", tc_diags(ctx),
+                 text);
+        goto out;
+    }
+    if (wa_encode_program(&again, &alen, back, NULL) != WA_OK) {
+        snprintf(err, errlen, "the parsed disassembly does not encode: %s | text: %s",
+                 tc_diags(ctx), text);
+        goto out;
+    }
+    if (alen != len || memcmp(again, code, len) != 0) {
+        snprintf(err, errlen, "different bytes after the round trip | text: %s", text);
+        goto out;
+    }
+    ok = 1;
+out:
+    wa_free(again);
+    wa_program_destroy(back);
+    free(src);
+    wa_free(text);
+    return ok;
+}

@@ -47,6 +47,11 @@ char *tc_print_item(const wa_program *prog, unsigned index);
    Returns 1 on success, else 0 with a reason in `err`. */
 int tc_roundtrip(const wa_program *prog, char *err, size_t errlen);
 
+/* wa_disassemble -> wa_program_parse (wrapped in a .kernel) -> wa_encode_program must
+   give `code` again. Returns 1 on success, else 0 with a reason in `err`. */
+int tc_encode_roundtrip(const wa_program *prog, const unsigned char *code, size_t len, char *err,
+                        size_t errlen);
+
 /* xorshift64* with a fixed seed: the same sequence on every machine. */
 typedef struct tc_rng {
     uint64_t s;

@@ -9,6 +9,10 @@ Subcommands (each prints a summary and exits 0 on success, 1 on failure,
   examples  examples/*.wa through waveasm-opt (register allocation, then
             assembly), llvm-mc, ld.lld; notes, ELF header
             and kernel descriptor bytes against wa_kernel_resources_compute
+  encode    wa_encode_program's bytes for every accepted isa sample line (and random
+            operand sets) against llvm-mc's, plus the disassembly round trip
+  kernels   every .wa kernel of the given directories through waveasm-opt: --emit=bin
+            against llvm-mc's .text of --emit=asm
   sweep     descriptor sweep from wa_kd_sweep: every descriptor field vs the library
   fuzz      validator differential fuzz from wa_validator_fuzz
 
@@ -349,10 +353,11 @@ def read_samples(path):
     return recs
 
 
-def cmd_isa(args):
+def run_samples(args, extra):
+    """Runs wa_isa_samples into the work directory; False (reported) on failure."""
     need_tools(args, ["llvm_mc", "samples_tool"])
     os.makedirs(args.work_dir, exist_ok=True)
-    cmd = [args.samples_tool, "--out-dir", args.work_dir]
+    cmd = [args.samples_tool, "--out-dir", args.work_dir] + extra
     if args.count is not None:
         cmd += ["--random", str(args.count)]
     if args.seed is not None:
@@ -362,6 +367,12 @@ def cmd_isa(args):
     sys.stderr.write(p.stderr)
     if p.returncode != 0:
         print("FAIL: wa_isa_samples reported failures")
+        return False
+    return True
+
+
+def cmd_isa(args):
+    if not run_samples(args, []):
         return 1
     known = load_known(args.known_issues)
     failures = 0
@@ -464,6 +475,128 @@ def cmd_isa(args):
               total["accepted"], total["rejected"], total["encodings"], total["dpp"],
               total["must_reject"], sum(xfail.values()), len(stricter), failures))
     return 1 if failures else 0
+
+
+# ---- in-process encoder ----------------------------------------------------------------------
+
+def cmd_encode(args):
+    """wa_encode_program's bytes against llvm-mc's for every accepted sample line
+    (the table's base instances, variants and random operand sets) on every target."""
+    if not run_samples(args, ["--encode"]):
+        return 1
+    known = load_known(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "encode_known.tsv"))
+    failures = 0
+    grand = 0
+    xfail = Counter()
+    for target in TARGETS:
+        recs = []
+        with open(os.path.join(args.work_dir, "enc-%s.tsv" % target)) as f:
+            for raw in f:
+                parts = raw.rstrip("\n").split("\t")
+                if len(parts) == 3:
+                    recs.append(parts)
+        encs, errs = mc_encode(args.llvm_mc, target, [r[0] for r in recs])
+        compared = refused = skipped = 0
+        by_fmt = Counter()
+        for i, (asm, got, ident) in enumerate(recs):
+            if i in errs:
+                skipped += 1  # llvm-mc rejects it: toolchain.isa_llvm_mc reports those
+                continue
+            if got.startswith("ERROR"):
+                refused += 1
+                failures += 1
+                if args.verbose or refused <= 20:
+                    print("FAIL %s: the encoder refuses %s [%s]: %s" % (target, asm, ident, got))
+                continue
+            want = [b for e in encs[i] for b in e]
+            have = bytes.fromhex(got)
+            same = len(want) == len(have) and all(w is None or w == h for w, h in zip(want, have))
+            if not same and match_known(known, target, asm):
+                xfail[match_known(known, target, asm)] += 1
+                continue
+            if not same:
+                failures += 1
+                if args.verbose or failures <= 60:
+                    print("FAIL %s: %s [%s]: llvm-mc %s, encoder %s" % (
+                        target, asm, ident,
+                        " ".join("??" if b is None else "%02x" % b for b in want), have.hex(" ")))
+                continue
+            compared += 1
+            by_fmt[ident] += 1
+        grand += compared
+        print("%-6s  %5d instructions byte-identical with llvm-mc (%d opcodes), %d refused, "
+              "%d lines llvm-mc rejects (not compared)" % (target, compared, len(by_fmt), refused,
+                                                          skipped))
+    for why, n in sorted(xfail.items()):
+        print("XFAIL (%d lines): %s" % (n, why))
+    print("encode: %d instructions compared byte for byte, %d known differences, %d failures" % (
+        grand, sum(xfail.values()), failures))
+    return 1 if failures else 0
+
+
+def cmd_kernels(args):
+    """Every kernel of the given directories (examples, lit inputs, ...) through
+    waveasm-opt on every target -- the default pipeline where it applies, else
+    register allocation alone, else as written -- then --emit=bin against the .text
+    llvm-mc -filetype=obj assembles from --emit=asm, byte for byte."""
+    need_tools(args, ["llvm_mc", "waveasm_opt"])
+    os.makedirs(args.work_dir, exist_ok=True)
+    files = []
+    for d in args.kernel_dirs:
+        for root, _, names in os.walk(d):
+            files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".wa")]
+    failures = compared = words = skipped = 0
+    per_target = Counter()
+    for i, path in enumerate(sorted(files)):
+        for target in TARGETS:
+            tag = "%s on %s" % (os.path.relpath(path), target)
+            base = os.path.join(args.work_dir, "k%d-%s" % (i, target))
+            done = False
+            for stage in (["--pipeline=default"], ["--regalloc"], []):
+                cmd = [args.waveasm_opt, "--target=" + target] + stage + [path]
+                a = run(cmd + ["--emit=asm", "-o", base + ".s"])
+                if a.returncode != 0:
+                    continue
+                b = run(cmd + ["--emit=bin", "-o", base + ".bin"])
+                if b.returncode != 0:
+                    failures += 1
+                    print("FAIL %s: --emit=asm works, --emit=bin fails: %s" % (tag, b.stderr.strip()))
+                    done = True
+                    break
+                mc = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + target,
+                          "-filetype=obj", base + ".s", "-o", base + ".o"])
+                if mc.returncode != 0:
+                    skipped += 1  # what llvm-mc rejects is toolchain.examples' business
+                    done = True
+                    break
+                text = Elf(base + ".o").section(".text")
+                data = Elf(base + ".o").data[text["offset"]:text["offset"] + text["size"]]
+                with open(base + ".bin", "rb") as f:
+                    mine = f.read()
+                pad = data[len(mine):]
+                if data[:len(mine)] != mine or pad != b"\x00\x00\x80\xbf" * (len(pad) // 4):
+                    failures += 1
+                    at = next((k for k in range(0, min(len(mine), len(data)), 4)
+                               if mine[k:k + 4] != data[k:k + 4]), len(mine))
+                    print("FAIL %s (%s): the encoder's %d bytes differ from llvm-mc's .text at "
+                          "byte 0x%x: %s vs %s" % (tag, " ".join(stage) or "as written", len(mine),
+                                                   at, mine[at:at + 8].hex(" "),
+                                                   data[at:at + 8].hex(" ")))
+                else:
+                    compared += 1
+                    words += len(mine) // 4
+                    per_target[target] += len(mine) // 4
+                done = True
+                break
+            if not done:
+                skipped += 1
+    for t in TARGETS:
+        print("%-6s  %6d instruction words identical" % (t, per_target[t]))
+    print("kernels: %d files, %d (kernel, target) pairs byte-identical with llvm-mc (%d words), "
+          "%d pairs not compiled or not assembled, %d failures" % (
+              len(files), compared, words, skipped, failures))
+    return 1 if failures or not compared else 0
 
 
 # ---- descriptor sweep ------------------------------------------------------------------------
@@ -783,7 +916,7 @@ def cmd_fuzz(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["isa", "examples", "sweep", "fuzz"])
+    ap.add_argument("command", choices=["isa", "encode", "kernels", "examples", "sweep", "fuzz"])
     ap.add_argument("--llvm-mc", dest="llvm_mc")
     ap.add_argument("--ld-lld", dest="ld_lld")
     ap.add_argument("--llvm-readelf", dest="llvm_readelf")
@@ -794,6 +927,8 @@ def main():
     ap.add_argument("--fuzz-tool", dest="fuzz_tool")
     ap.add_argument("--waveasm-opt", dest="waveasm_opt")
     ap.add_argument("--examples-dir", dest="examples_dir")
+    ap.add_argument("--kernel-dir", dest="kernel_dirs", action="append", default=[],
+                    help="directory searched for .wa kernels (kernels; repeatable)")
     ap.add_argument("--known-issues", dest="known_issues")
     ap.add_argument("--work-dir", dest="work_dir", required=True)
     ap.add_argument("--skip-reason", dest="skip_reason")
@@ -803,7 +938,8 @@ def main():
     ap.add_argument("--verbose", action="store_true", help="list every validator-stricter line (isa)")
     args = ap.parse_args()
     handler = {"isa": cmd_isa, "sweep": cmd_sweep, "examples": cmd_examples,
-               "fuzz": cmd_fuzz}.get(args.command)
+               "fuzz": cmd_fuzz, "encode": cmd_encode,
+               "kernels": cmd_kernels}.get(args.command)
     return handler(args)
 
 

@@ -272,6 +272,16 @@ class WaEmitOptions(Structure):
     _fields_ = [("version", c_uint), ("flags", c_uint), ("code_object_version", c_uint)]
 
 
+class WaEncodeOptions(Structure):
+    """wa_encode_options (encode.h)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("item_offsets", POINTER(c_uint32))]
+
+
+class WaDisasmOptions(Structure):
+    """wa_disasm_options (encode.h)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint)]
+
+
 class WaSimOptions(Structure):
     """wa_sim_options (sim.h)."""
     _fields_ = [("version", c_uint), ("flags", c_uint), ("seed", c_uint64),
@@ -420,6 +430,10 @@ PROTOTYPES = {
     # emit.h
     "wa_kernel_resources_compute": (_st, [POINTER(WaKernelResources), _p]),
     "wa_emit_asm": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaEmitOptions)]),
+    # encode.h
+    "wa_encode_program": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaEncodeOptions)]),
+    "wa_disassemble": (_st, [_buf, POINTER(c_size_t), _p, c_char_p, c_size_t, c_int,
+                             POINTER(WaDisasmOptions)]),
     # liveness.h
     "wa_liveness_compute": (_st, [_pp, _p, POINTER(WaLivenessOptions)]),
     "wa_liveness_destroy": (None, [_p]),
@@ -520,6 +534,14 @@ def take_buffer(ptr, length=None):
         if length is None:
             return pystr(ctypes.string_at(ptr))
         return ctypes.string_at(ptr, length).decode("utf-8", "replace")
+    finally:
+        lib.wa_free(ptr)
+
+
+def take_bytes(ptr, length):
+    """Copies a binary buffer the library handed over and releases it."""
+    try:
+        return ctypes.string_at(ptr, length)
     finally:
         lib.wa_free(ptr)
 

@@ -19,7 +19,9 @@ import threading
 import weakref
 
 from . import errors
-from ._lib import LOG_FN, REALLOC_FN, WaContextOptions, lib, pystr, take_buffer
+from ._lib import (
+    LOG_FN, REALLOC_FN, WaContextOptions, WaDisasmOptions, lib, pystr, take_buffer,
+)
 
 # Live handles per type name: what tests use to prove that nothing leaks.
 _live = collections.Counter()
@@ -269,6 +271,14 @@ class Context(Handle):
         return tuple(out)
 
     # ---- public ------------------------------------------------------------------------
+
+    def disassemble(self, code, target=None, *, offsets=False):
+        """Text of machine code made by Program.encode (the IR's syntax, wa_<offset>
+        labels at branch targets; offsets=True adds each instruction's byte offset)."""
+        code = bytes(code)
+        opts = WaDisasmOptions(1, 0x1 if offsets else 0)
+        t = target_value(target or self.target)
+        return self._text(lib.wa_disassemble, self._h, code, len(code), t, ctypes.byref(opts))
 
     @property
     def target(self):

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from . import analysis, errors, isa, passes
 from ._lib import (
-    WaEmitOptions, WaInstrView, WaKernelArg, WaKernelResources, WaMods, WaOperand,
+    WaEmitOptions, WaEncodeOptions, WaInstrView, WaKernelArg, WaKernelResources, WaMods, WaOperand,
     WaPrintOptions, WaValidateOptions, cstr, lib, mods_init, names, pystr, record_type,
-    take_buffer,
+    take_buffer, take_bytes,
 )
 from .context import Context, Handle, invalid, locked, target_name, target_value
 from .operand import KINDS, REG_CLASSES, Operand, as_operand, reg_class_value
@@ -571,6 +571,21 @@ class Program(Handle):
         v5 metadata) for llvm-mc. Needs physical registers."""
         opts = WaEmitOptions(1, (0x1 if tags else 0) | (0x2 if comments else 0), 5)
         return self._context._text(lib.wa_emit_asm, self._h, ctypes.byref(opts))
+
+    def encode(self, *, validate=True, offsets=False):
+        """The kernel's machine code (bytes, what llvm-mc assembles from emit_asm's
+        code), encoded in process. Needs physical registers. offsets=True returns
+        (code, item offsets): the byte offset of every program item."""
+        n = len(self)
+        offs = (ctypes.c_uint32 * max(n, 1))()
+        opts = WaEncodeOptions(1, 0 if validate else 0x1,
+                               ctypes.cast(offs, ctypes.POINTER(ctypes.c_uint32)) if offsets
+                               else None)
+        buf, size = ctypes.POINTER(ctypes.c_char)(), ctypes.c_size_t()
+        self._context._call(lib.wa_encode_program, ctypes.byref(buf), ctypes.byref(size),
+                            self._h, ctypes.byref(opts))
+        code = take_bytes(buf, size.value)
+        return (code, tuple(offs[:n])) if offsets else code
 
     # ---- analyses --------------------------------------------------------------------------
 
