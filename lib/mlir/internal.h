@@ -417,6 +417,18 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform);
 wv tr_select(tr *T, const wv *c, const wv *t, const wv *f, ety et, int uniform);
 wv tr_not_mask(tr *T, const wv *e);
 
+/* ---- 64-bit integers (arith64.c) -----------------------------------------------------  */
+
+typedef enum tr_i64op {
+    I64_ADD, I64_SUB, I64_MUL, I64_AND, I64_OR, I64_XOR, I64_SHL, I64_SHRU, I64_SHRS
+} tr_i64op;
+/* a (op) b of i64 elements, wrapping; shifts by the low 6 bits of b. SALU when
+   both are uniform, VALU otherwise. */
+wv tr_i64_bin(tr *T, tr_i64op op, const wv *a, const wv *b, int uniform);
+/* i1 of an i64 comparison; pred as arith.cmpi (0 eq .. 9 uge). */
+wv tr_i64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform);
+wv tr_i64_minmax(tr *T, const wv *a, const wv *b, int is_signed, int is_max, int uniform);
+
 /* ---- memory access (lower_memref.c) ------------------------------------------------- */
 
 /* Reads/writes `count` consecutive elements of `m` at indices `idx` (rank

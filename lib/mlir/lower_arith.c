@@ -1,6 +1,7 @@
 /* lib/mlir/lower_arith.c — arith: constants, integer and float arithmetic,
-   comparisons, select, casts. Integers are computed in 32 bits (index too);
-   narrower integers sit in the low bits of a register and are extended where
+   comparisons, select, casts. i64 and f64 arithmetic is in arith64.c; the
+   other integers are computed in 32 bits (index too): narrower ones sit in the
+   low bits of a register and are extended where
    the upper bits matter. Uniform integers use SALU, per-lane ones VALU; floats
    always use VALU (f16, bf16 and fp8 through f32, exact for add, sub, mul, div,
    fma and sqrt of f16/bf16 because f32 has more than twice their precision).
@@ -940,12 +941,12 @@ static int check_int(tr *T, MlirOperation op, ety et)
     if (et.kind != ET_INT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "integer operation on a non-integer type");
     if (et.bits == 64) {
-        char b[32];
+        /* only division and remainder get here */
         MlirStringRef n = tr_op_name(op);
         return tr_error_op(T, op, WA_E_UNSUPPORTED,
-                           "'%.*s' on %s is not supported: integer arithmetic is 32-bit (index "
-                           "included)",
-                           (int)n.length, n.data, tr_ety_name(et, b, sizeof(b)));
+                           "'%.*s' on i64 is not supported: 64-bit integer division and "
+                           "remainder are not implemented",
+                           (int)n.length, n.data);
     }
     return 0;
 }
@@ -962,6 +963,10 @@ static wv norm_const(wv r, ety et)
 static int e_addi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_ADD, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -977,6 +982,10 @@ static int e_addi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 static int e_subi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_SUB, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -992,6 +1001,10 @@ static int e_subi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 static int e_muli(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_MUL, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -1006,6 +1019,10 @@ static int e_muli(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int e_bitop(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int which, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, (tr_i64op)(I64_AND + which), in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -1060,6 +1077,10 @@ static int e_xori(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int e_shift(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int kind, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, (tr_i64op)(I64_SHL + kind), in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     const wv *a = in[0];
@@ -1114,6 +1135,10 @@ static wv ext32(tr *T, const wv *a, ety et, int is_signed)
 static int e_minmax(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int is_signed,
                     int is_max, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_minmax(T, in[0], in[1], is_signed, is_max, u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     wv a = ext32(T, in[0], ei, is_signed), b = ext32(T, in[1], ei, is_signed);
@@ -1183,8 +1208,10 @@ static int e_cmpi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
         return tr_error_op(T, op, WA_E_INVALID, "bad cmpi predicate");
     if (ei.kind != ET_INT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "cmpi on a non-integer type");
-    if (ei.bits == 64)
-        return check_int(T, op, ei);
+    if (ei.bits == 64) {
+        *out = tr_i64_cmp(T, (int)pred, in[0], in[1], u);
+        return 0;
+    }
     *out = tr_icmp(T, (int)pred, in[0], in[1], ei, u);
     return 0;
 }

@@ -13,9 +13,9 @@
 
 #define N 256
 
-typedef enum ty { I32, F32, I16, F16, I8 } ty;
-static const char *const ty_name[] = { "i32", "f32", "i16", "f16", "i8" };
-static const unsigned ty_bytes[] = { 4, 4, 2, 2, 1 };
+typedef enum ty { I32, F32, I16, F16, I8, I64 } ty;
+static const char *const ty_name[] = { "i32", "f32", "i16", "f16", "i8", "i64" };
+static const unsigned ty_bytes[] = { 4, 4, 2, 2, 1, 8 };
 
 typedef uint64_t (*ref_fn)(uint64_t a, uint64_t b);
 
@@ -52,6 +52,10 @@ static uint64_t bits_f32(float f)
 static int32_t s32(uint64_t a)
 {
     return (int32_t)(uint32_t)a;
+}
+static int64_t s64(uint64_t a)
+{
+    return (int64_t)a;
 }
 
 /* ---- reference semantics ------------------------------------------------------------ */
@@ -228,10 +232,42 @@ static uint64_t r_add8(uint64_t a, uint64_t b)
     return (uint8_t)(a + b);
 }
 
+/* 64-bit integers (wrapping; shifts by b & 63, what the kernels pass) */
+#define RL(nm, expr) static uint64_t nm(uint64_t a, uint64_t b) { (void)a; (void)b; return (uint64_t)(expr); }
+RL(r_addi64, a + b)
+RL(r_subi64, a - b)
+RL(r_muli64, a * b)
+RL(r_andi64, a & b)
+RL(r_ori64, a | b)
+RL(r_xori64, a ^ b)
+RL(r_shli64, a << (b & 63))
+RL(r_shrui64, a >> (b & 63))
+RL(r_shrsi64, (b & 63) ? (a >> (b & 63)) | ((a >> 63) ? ~(~0ull >> (b & 63)) : 0) : a)
+RL(r_minsi64, s64(a) < s64(b) ? a : b)
+RL(r_maxsi64, s64(a) > s64(b) ? a : b)
+RL(r_minui64, a < b ? a : b)
+RL(r_maxui64, a > b ? a : b)
+RL(r_eq64, a == b)
+RL(r_ne64, a != b)
+RL(r_slt64, s64(a) < s64(b))
+RL(r_sle64, s64(a) <= s64(b))
+RL(r_sgt64, s64(a) > s64(b))
+RL(r_sge64, s64(a) >= s64(b))
+RL(r_ult64, a < b)
+RL(r_ule64, a <= b)
+RL(r_ugt64, a > b)
+RL(r_uge64, a >= b)
+RL(r_select64, (a & 1) ? a : b)
+RL(r_extsi64, (uint64_t)(int64_t)s32(a))
+RL(r_extui64, (uint32_t)a)
+RL(r_trunci64, (uint32_t)a)
+
 #define BIN(op, t) "%r = arith." op " $x, $y : " t
 #define CMPI(p) "%c = arith.cmpi " p ", $x, $y : i32\n    %r = arith.extui %c : i1 to i32"
 #define CMPF(p) "%c = arith.cmpf " p ", $x, $y : f32\n    %r = arith.extui %c : i1 to i32"
 #define UN(op, t) "%r = " op " $x : " t
+#define CMPI64(p) "%c = arith.cmpi " p ", $x, $y : i64\n    %r = arith.extui %c : i1 to i32"
+#define SHIFT64(op) "%m = arith.constant 63 : i64\n    %s = arith.andi $y, %m : i64\n    %r = arith." op " $x, %s : i64"
 
 static const opcase cases[] = {
     { "addi", I32, I32, BIN("addi", "i32"), r_addi, 0, 0 },
@@ -318,6 +354,36 @@ static const opcase cases[] = {
     { "divui_i16", I16, I16, BIN("divui", "i16"), r_divui16, 0, IN_NONZERO_B },
     { "cmpi_slt_i16", I16, I32, "%c = arith.cmpi slt, $x, $y : i16\n    %r = arith.extui %c : i1 to i32", r_slt16, 0, 0 },
     { "addi_i8", I8, I8, BIN("addi", "i8"), r_add8, 0, 0 },
+    { "i64_addi", I64, I64, BIN("addi", "i64"), r_addi64, 0, 0 },
+    { "i64_subi", I64, I64, BIN("subi", "i64"), r_subi64, 0, 0 },
+    { "i64_muli", I64, I64, BIN("muli", "i64"), r_muli64, 0, 0 },
+    { "i64_andi", I64, I64, BIN("andi", "i64"), r_andi64, 0, 0 },
+    { "i64_ori", I64, I64, BIN("ori", "i64"), r_ori64, 0, 0 },
+    { "i64_xori", I64, I64, BIN("xori", "i64"), r_xori64, 0, 0 },
+    { "i64_shli", I64, I64, SHIFT64("shli"), r_shli64, 0, 0 },
+    { "i64_shrui", I64, I64, SHIFT64("shrui"), r_shrui64, 0, 0 },
+    { "i64_shrsi", I64, I64, SHIFT64("shrsi"), r_shrsi64, 0, 0 },
+    { "i64_minsi", I64, I64, BIN("minsi", "i64"), r_minsi64, 0, 0 },
+    { "i64_maxsi", I64, I64, BIN("maxsi", "i64"), r_maxsi64, 0, 0 },
+    { "i64_minui", I64, I64, BIN("minui", "i64"), r_minui64, 0, 0 },
+    { "i64_maxui", I64, I64, BIN("maxui", "i64"), r_maxui64, 0, 0 },
+    { "i64_select", I64, I64, "%o = arith.constant 1 : i64\n    %l = arith.andi $x, %o : i64\n    %c = arith.cmpi ne, %l, %o : i64\n    %r = arith.select %c, $y, $x : i64", r_select64, 0, 0 },
+    { "i64_cmpi_eq", I64, I32, CMPI64("eq"), r_eq64, 0, 0 },
+    { "i64_cmpi_ne", I64, I32, CMPI64("ne"), r_ne64, 0, 0 },
+    { "i64_cmpi_slt", I64, I32, CMPI64("slt"), r_slt64, 0, 0 },
+    { "i64_cmpi_sle", I64, I32, CMPI64("sle"), r_sle64, 0, 0 },
+    { "i64_cmpi_sgt", I64, I32, CMPI64("sgt"), r_sgt64, 0, 0 },
+    { "i64_cmpi_sge", I64, I32, CMPI64("sge"), r_sge64, 0, 0 },
+    { "i64_cmpi_ult", I64, I32, CMPI64("ult"), r_ult64, 0, 0 },
+    { "i64_cmpi_ule", I64, I32, CMPI64("ule"), r_ule64, 0, 0 },
+    { "i64_cmpi_ugt", I64, I32, CMPI64("ugt"), r_ugt64, 0, 0 },
+    { "i64_cmpi_uge", I64, I32, CMPI64("uge"), r_uge64, 0, 0 },
+    { "i64_extsi", I32, I64, "%r = arith.extsi $x : i32 to i64", r_extsi64, 0, 0 },
+    { "i64_extui", I32, I64, "%r = arith.extui $x : i32 to i64", r_extui64, 0, 0 },
+    { "i64_trunci", I64, I32, "%r = arith.trunci $x : i64 to i32", r_trunci64, 0, 0 },
+    { "i64_index_cast", I64, I32, "%n = arith.index_cast $x : i64 to index\n    %r = arith.index_cast %n : index to i32", r_trunci64, 0, 0 },
+    { "i64_index_cast_s", I32, I64, "%n = arith.index_cast $x : i32 to index\n    %r = arith.index_cast %n : index to i64", r_extsi64, 0, 0 },
+    { "i64_index_castui", I32, I64, "%n = arith.index_castui $x : i32 to index\n    %r = arith.index_castui %n : index to i64", r_extui64, 0, 0 },
 };
 
 /* ---- kernels -------------------------------------------------------------------------- */
@@ -383,6 +449,11 @@ static uint64_t rand_input(const opcase *c, int is_b, unsigned i)
     uint64_t v = ((uint64_t)mk_rand() << 32 | mk_rand());
     if (i % 8 == 1)
         v = (uint64_t)(int64_t)(int32_t)(mk_rand() % 64 - 32); /* small values, signs */
+    if (t == I64 && i % 8 == 3) /* carries across the words, equal high words */
+        v = (uint64_t)(mk_rand() % 3 == 0 ? 0xFFFFFFFFu : mk_rand() % 2) << 32 |
+            (mk_rand() % 2 ? 0xFFFFFFFFu - mk_rand() % 4 : mk_rand() % 4);
+    if (t == I64 && i % 8 == 5) /* the sign bit */
+        v = (uint64_t)1 << 63 | (mk_rand() % 2 ? mk_rand() : 0);
     v &= mask_of(t);
     if ((c->inputs & IN_NONZERO_B) && is_b) {
         if (i % 4 == 2)
@@ -503,7 +574,7 @@ static void run_matching(const char *prefix)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         if (strncmp(cases[i].name, prefix, strlen(prefix)) == 0)
             for (unsigned mode = 0; mode < 4; mode++)
-                if (ty_bytes[cases[i].in] == 4 || mode == 0 || mode == 3)
+                if (ty_bytes[cases[i].in] >= 4 || mode == 0 || mode == 3)
                     run_case(&cases[i], mode);
 }
 
@@ -565,5 +636,11 @@ static void narrow_types(void)
         run_matching(names[i]);
 }
 
+static void i64_ops(void)
+{
+    mk_srand(8);
+    run_matching("i64_");
+}
+
 UT_SUITE(UT_CASE(int_ops) UT_CASE(int_compares) UT_CASE(float_ops) UT_CASE(float_compares)
-             UT_CASE(math_ops) UT_CASE(casts) UT_CASE(narrow_types));
+             UT_CASE(math_ops) UT_CASE(casts) UT_CASE(narrow_types) UT_CASE(i64_ops));
