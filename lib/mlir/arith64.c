@@ -1,12 +1,16 @@
-/* lib/mlir/arith64.c — 64-bit integer arithmetic of arith. The values live in
-   register pairs (low word first). On uniform operands SALU (carry through
-   SCC, 64-bit logic and shifts); per-lane ones VALU (carry through an SGPR
-   pair). Constants fold. */
+/* lib/mlir/arith64.c — 64-bit integer and f64 arithmetic of arith and math. The
+   values live in register pairs (low word first). Integers on uniform operands
+   use SALU (carry through SCC, 64-bit logic and shifts); per-lane ones VALU
+   (carry through an SGPR pair). f64 uses the VALU's f64 instructions, which are
+   correctly rounded; min/max and compares get the NaN and signed-zero rules of
+   MLIR as the f32 path does. Constants fold. */
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #define TR_I64 ((ety){ ET_INT, 64, EF_NONE, 0 })
+#define TR_F64 ((ety){ ET_FLOAT, 64, EF_F64, 0 })
 
 static int is_vgpr_op(wa_operand o)
 {
@@ -286,4 +290,190 @@ wv tr_i64_minmax(tr *T, const wv *a, const wv *b, int is_signed, int is_max, int
         return cmp_fold(pred, a->c, b->c) ? *a : *b;
     wv c = tr_i64_cmp(T, pred, a, b, uniform);
     return tr_select(T, &c, a, b, TR_I64, uniform);
+}
+
+/* ---- f64 --------------------------------------------------------------------------------- */
+
+static double dval(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof(d));
+    return d;
+}
+
+static uint64_t dbits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+#define F64_QNAN 0x7FF8000000000000ull
+
+/* The element in a VGPR pair. */
+static wa_operand vpair_of(tr *T, const wv *e)
+{
+    if (e->kind == WV_VREG)
+        return e->r;
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    for (unsigned h = 0; h < 2; h++) {
+        wa_operand ops[2] = { wa_opnd_sub(d, h, 1), half(e, h) };
+        tr_emit(T, WA_OP_V_MOV_B32, ops, 2, NULL);
+    }
+    return d;
+}
+
+/* -e (sign bit flipped; exact). */
+static wv fneg64(tr *T, const wv *e)
+{
+    if (e->kind == WV_CONST)
+        return wv_const(e->c ^ (1ull << 63));
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    wa_operand lo[2] = { wa_opnd_sub(d, 0, 1), half(e, 0) };
+    tr_emit(T, WA_OP_V_MOV_B32, lo, 2, NULL);
+    tr_valu(T, WA_OP_V_XOR_B32, wa_opnd_sub(d, 1, 1),
+            tr_to_sgpr(T, wa_opnd_imm((int64_t)(int32_t)0x80000000u)), half(e, 1), wa_opnd_none());
+    return wv_vreg(d, e->uniform);
+}
+
+wv tr_f64_bin(tr *T, int which, const wv *a, const wv *b, int uniform)
+{
+    if (a->kind == WV_CONST && b->kind == WV_CONST) {
+        double x = dval(a->c), y = dval(b->c);
+        return wv_const(dbits(which == 0 ? x + y : which == 1 ? x - y : x * y));
+    }
+    wv nb;
+    if (which == 1) {
+        nb = fneg64(T, b);
+        b = &nb;
+    }
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, which == 2 ? WA_OP_V_MUL_F64 : WA_OP_V_ADD_F64, d, src64(a), src64(b),
+            wa_opnd_none());
+    return wv_vreg(d, uniform);
+}
+
+wv tr_f64_fma(tr *T, const wv *a, const wv *b, const wv *c, int uniform)
+{
+    if (a->kind == WV_CONST && b->kind == WV_CONST && c->kind == WV_CONST)
+        return wv_const(dbits(fma(dval(a->c), dval(b->c), dval(c->c))));
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, WA_OP_V_FMA_F64, d, src64(a), src64(b), src64(c));
+    return wv_vreg(d, uniform);
+}
+
+/* Per-word v_cndmask of two VGPR pairs: m ? t : f. */
+static wa_operand sel64(tr *T, wa_operand m, wa_operand t, wa_operand f)
+{
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    for (unsigned h = 0; h < 2; h++)
+        tr_valu(T, WA_OP_V_CNDMASK_B32, wa_opnd_sub(d, h, 1), wa_opnd_sub(f, h, 1),
+                wa_opnd_sub(t, h, 1), m);
+    return d;
+}
+
+static wa_operand is_nan64(tr *T, wa_operand v)
+{
+    wa_operand m = tr_vreg(T, WA_REG_SGPR, 2);
+    tr_valu(T, WA_OP_V_CMP_NEQ_F64, m, v, v, wa_opnd_none());
+    return m;
+}
+
+wv tr_f64_minmax(tr *T, int kind, const wv *a, const wv *b, int uniform)
+{
+    int is_max = kind & 1;
+    if (a->kind == WV_CONST && b->kind == WV_CONST) {
+        double x = dval(a->c), y = dval(b->c);
+        if (kind < 2 && (isnan(x) || isnan(y)))
+            return wv_const(F64_QNAN);
+        if (isnan(x))
+            return *b;
+        if (isnan(y))
+            return *a;
+        if (x == y) /* max: a & b of the bits (+0 wins), min: a | b (-0 wins) */
+            return wv_const(is_max ? a->c & b->c : a->c | b->c);
+        return (is_max ? x > y : x < y) ? *a : *b;
+    }
+    wa_operand va = vpair_of(T, a), vb = vpair_of(T, b);
+    wa_operand r = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, is_max ? WA_OP_V_MAX_F64 : WA_OP_V_MIN_F64, r, va, vb, wa_opnd_none());
+    wa_operand an = is_nan64(T, va), bn = is_nan64(T, vb);
+    if (kind >= 2) {
+        /* a NaN operand gives the other one */
+        wa_operand r1 = sel64(T, an, vb, r);
+        return wv_vreg(sel64(T, bn, va, r1), uniform);
+    }
+    /* equal operands (+0 and -0 among them): and / or of the bits orders the zeros */
+    wa_operand eq = tr_vreg(T, WA_REG_SGPR, 2), z = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, WA_OP_V_CMP_EQ_F64, eq, va, vb, wa_opnd_none());
+    for (unsigned h = 0; h < 2; h++)
+        tr_valu(T, is_max ? WA_OP_V_AND_B32 : WA_OP_V_OR_B32, wa_opnd_sub(z, h, 1),
+                wa_opnd_sub(va, h, 1), wa_opnd_sub(vb, h, 1), wa_opnd_none());
+    wa_operand r1 = sel64(T, eq, z, r);
+    /* NaN in either: NaN */
+    wa_operand any = tr_vreg(T, WA_REG_SGPR, 2);
+    wa_operand o[3] = { any, an, bn };
+    tr_emit(T, WA_OP_S_OR_B64, o, 3, NULL);
+    wv q = wv_const(F64_QNAN);
+    return wv_vreg(sel64(T, any, vpair_of(T, &q), r1), uniform);
+}
+
+/* cmpf: false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true, each
+   one instruction (the unordered forms are the negated ordered conditions). */
+static const wa_opcode fcmp64[16] = {
+    WA_OP_V_CMP_F_F64,   WA_OP_V_CMP_EQ_F64,  WA_OP_V_CMP_GT_F64,  WA_OP_V_CMP_GE_F64,
+    WA_OP_V_CMP_LT_F64,  WA_OP_V_CMP_LE_F64,  WA_OP_V_CMP_LG_F64,  WA_OP_V_CMP_O_F64,
+    WA_OP_V_CMP_NLG_F64, WA_OP_V_CMP_NLE_F64, WA_OP_V_CMP_NLT_F64, WA_OP_V_CMP_NGE_F64,
+    WA_OP_V_CMP_NGT_F64, WA_OP_V_CMP_NEQ_F64, WA_OP_V_CMP_U_F64,   WA_OP_V_CMP_TRU_F64,
+};
+
+wv tr_f64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform)
+{
+    if (pred == 0 || pred == 15)
+        return wv_const(pred == 15);
+    wa_operand d = tr_vreg(T, WA_REG_SGPR, 2);
+    tr_valu(T, fcmp64[pred], d, src64(a), src64(b), wa_opnd_none());
+    return wv_maskv(d, uniform);
+}
+
+wv tr_f64_from_f32(tr *T, wa_operand f32, int uniform)
+{
+    if (f32.kind == WA_OPND_IMM) {
+        uint32_t u = (uint32_t)f32.imm.i;
+        float f;
+        memcpy(&f, &u, sizeof(f));
+        return wv_const(dbits((double)f));
+    }
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, WA_OP_V_CVT_F64_F32, d, f32, wa_opnd_none(), wa_opnd_none());
+    return wv_vreg(d, uniform);
+}
+
+wa_operand tr_f32_of_f64(tr *T, const wv *e)
+{
+    if (e->kind == WV_CONST) {
+        float f = (float)dval(e->c);
+        uint32_t u;
+        memcpy(&u, &f, sizeof(u));
+        return wa_opnd_imm((int64_t)(int32_t)u);
+    }
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
+    tr_valu(T, WA_OP_V_CVT_F32_F64, d, e->r, wa_opnd_none(), wa_opnd_none());
+    return d;
+}
+
+wv tr_f64_from_int(tr *T, wa_operand i32, int is_signed, int uniform)
+{
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    tr_valu(T, is_signed ? WA_OP_V_CVT_F64_I32 : WA_OP_V_CVT_F64_U32, d, i32, wa_opnd_none(),
+            wa_opnd_none());
+    return wv_vreg(d, uniform);
+}
+
+wv tr_f64_to_int(tr *T, const wv *e, int is_signed, int uniform)
+{
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
+    tr_valu(T, is_signed ? WA_OP_V_CVT_I32_F64 : WA_OP_V_CVT_U32_F64, d, e->r, wa_opnd_none(),
+            wa_opnd_none());
+    return wv_vreg(d, uniform);
 }

@@ -1261,6 +1261,10 @@ static wv fold_f(double v, ety et)
 
 static int fbin(tr *T, MlirOperation op, wv *out, wv *const *in, ety et, int which, int u)
 {
+    if (et.kind == ET_FLOAT && et.fkind == EF_F64 && which < 3) {
+        *out = tr_f64_bin(T, which, in[0], in[1], u);
+        return 0;
+    }
     if (check_float(T, op, et))
         return -1;
     if (both_const(in, 2)) {
@@ -1372,6 +1376,10 @@ static int e_remf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int fminmax_e(tr *T, MlirOperation op, wv *out, wv *const *in, ety et, int kind, int u)
 {
+    if (et.kind == ET_FLOAT && et.fkind == EF_F64) {
+        *out = tr_f64_minmax(T, kind, in[0], in[1], u);
+        return 0;
+    }
     if (check_float(T, op, et))
         return -1;
     if (both_const(in, 2)) {
@@ -1411,7 +1419,7 @@ static int e_cmpf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
     int64_t pred = tr_attr_int(op, "predicate", -1);
     if (pred < 0 || pred > 15)
         return tr_error_op(T, op, WA_E_INVALID, "bad cmpf predicate");
-    if (check_float(T, op, ei))
+    if ((ei.kind != ET_FLOAT || ei.fkind != EF_F64) && check_float(T, op, ei))
         return -1;
     if (both_const(in, 2)) {
         double a = cval(in[0], ei), b = cval(in[1], ei);
@@ -1435,6 +1443,10 @@ static int e_cmpf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
         default: r = 1; break;
         }
         *out = wv_const((uint64_t)r);
+        return 0;
+    }
+    if (ei.fkind == EF_F64) {
+        *out = tr_f64_cmp(T, (int)pred, in[0], in[1], u);
         return 0;
     }
     wa_operand a = tr_f32_of(T, in[0], ei), b = tr_f32_of(T, in[1], ei);
@@ -1545,17 +1557,35 @@ static int e_extui(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety 
     return e_int_cast(T, op, out, in, ei, eo, 0);
 }
 
+/* an integer or float conversion the front end does not do */
+static int conv_error(tr *T, MlirOperation op, ety ei, ety eo)
+{
+    char b1[32], b2[32];
+    MlirStringRef n = tr_op_name(op);
+    return tr_error_op(T, op, WA_E_UNSUPPORTED, "'%.*s' from %s to %s is not supported",
+                       (int)n.length, n.data, tr_ety_name(ei, b1, sizeof(b1)),
+                       tr_ety_name(eo, b2, sizeof(b2)));
+}
+
 static int e_sitofp(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (check_float(T, op, eo) || ei.kind != ET_INT || ei.bits == 64)
+    if (ei.kind == ET_INT && ei.bits == 64)
+        return conv_error(T, op, ei, eo);
+    int to64 = eo.kind == ET_FLOAT && eo.fkind == EF_F64;
+    if ((!to64 && check_float(T, op, eo)) || ei.kind != ET_INT)
         return T->failed ? -1 : tr_error_op(T, op, WA_E_UNSUPPORTED, "conversion not supported");
     int sgn = tr_name_is(op, "arith.sitofp");
     if (in[0]->kind == WV_CONST) {
         double v = sgn ? (double)wv_sext(in[0], ei) : (double)wv_zext(in[0], ei);
-        *out = fold_f(v, eo);
+        /* a 32-bit integer is exact in f64 */
+        *out = to64 ? wv_const(tr_float_bits(v, EF_F64)) : fold_f(v, eo);
         return 0;
     }
     wa_operand x = ei.bits == 1 ? tr_src(T, in[0]) : tr_src_ext(T, in[0], ei, sgn && ei.bits > 1);
+    if (to64) {
+        *out = tr_f64_from_int(T, x, sgn && ei.bits > 1, u);
+        return 0;
+    }
     wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
     tr_valu(T, sgn && ei.bits > 1 ? WA_OP_V_CVT_F32_I32 : WA_OP_V_CVT_F32_U32, d, x, wa_opnd_none(),
             wa_opnd_none());
@@ -1565,9 +1595,26 @@ static int e_sitofp(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety
 
 static int e_fptosi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (check_float(T, op, ei) || eo.kind != ET_INT || eo.bits == 64)
+    if (eo.kind == ET_INT && eo.bits == 64)
+        return conv_error(T, op, ei, eo);
+    int from64 = ei.kind == ET_FLOAT && ei.fkind == EF_F64;
+    if ((!from64 && check_float(T, op, ei)) || eo.kind != ET_INT)
         return T->failed ? -1 : tr_error_op(T, op, WA_E_UNSUPPORTED, "conversion not supported");
     int sgn = tr_name_is(op, "arith.fptosi");
+    if (from64) {
+        if (in[0]->kind == WV_CONST) {
+            /* out of range is poison in MLIR; the hardware saturates, so does the fold */
+            double v = trunc(cval(in[0], ei));
+            if (isnan(v))
+                v = 0;
+            double lo = sgn ? -2147483648.0 : 0, hi = sgn ? 2147483647.0 : 4294967295.0;
+            v = v < lo ? lo : v > hi ? hi : v;
+            *out = wv_const_int(eo, sgn ? (int64_t)v : (int64_t)(uint32_t)v);
+            return 0;
+        }
+        *out = tr_f64_to_int(T, in[0], sgn, u);
+        return 0;
+    }
     if (in[0]->kind == WV_CONST) {
         double v = trunc((double)(float)cval(in[0], ei));
         *out = wv_const_int(eo, sgn ? (int64_t)v : (int64_t)(uint64_t)(v < 0 ? 0 : v));
@@ -1594,10 +1641,25 @@ static int e_fptosi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety
 
 static int e_extf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (ei.kind != ET_FLOAT || eo.kind != ET_FLOAT || eo.fkind == EF_F64 || ei.fkind == EF_F64)
+    if (ei.kind != ET_FLOAT || eo.kind != ET_FLOAT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "this float conversion is not supported");
+    /* f64 narrows only to f32: through f32 a narrower format would round twice */
+    if (ei.fkind == EF_F64 && eo.fkind != EF_F32 && eo.fkind != EF_F64)
+        return conv_error(T, op, ei, eo);
     if (in[0]->kind == WV_CONST) {
         *out = wv_const(tr_float_bits(cval(in[0], ei), (et_float)eo.fkind));
+        return 0;
+    }
+    if (ei.fkind == EF_F64 && eo.fkind == EF_F64) {
+        *out = *in[0];
+        return 0;
+    }
+    if (ei.fkind == EF_F64) {
+        *out = tr_f32_to(T, tr_f32_of_f64(T, in[0]), eo, u);
+        return 0;
+    }
+    if (eo.fkind == EF_F64) {
+        *out = tr_f64_from_f32(T, tr_f32_of(T, in[0], ei), u);
         return 0;
     }
     wa_operand f = tr_f32_of(T, in[0], ei);
