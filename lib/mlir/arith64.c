@@ -49,16 +49,6 @@ static wa_operand vsrc(tr *T, wa_operand o)
     return tr_to_vgpr(T, o);
 }
 
-static wv sbool_of_scc(tr *T)
-{
-    wa_operand d = tr_vreg(T, WA_REG_SGPR, 1);
-    wa_operand ops[3] = { d, wa_opnd_imm(1), wa_opnd_imm(0) };
-    tr_emit(T, WA_OP_S_CSELECT_B32, ops, 3, NULL);
-    wv r = wv_sreg(d);
-    r.kind = WV_SBOOL;
-    return r;
-}
-
 /* ---- integers ----------------------------------------------------------------------------- */
 
 static uint64_t fold_i64(tr_i64op op, uint64_t a, uint64_t b)
@@ -99,6 +89,16 @@ static wv addsub(tr *T, int sub, const wv *a, const wv *b, int salu, int uniform
     return wv_vreg(d, uniform);
 }
 
+/* The low (hi = 0) or high word of x * y into d. */
+static wa_operand mul32(tr *T, int salu, int hi, wa_operand d, wa_operand x, wa_operand y)
+{
+    if (salu)
+        tr_salu(T, hi ? WA_OP_S_MUL_HI_U32 : WA_OP_S_MUL_I32, d, x, y);
+    else
+        tr_valu_c(T, hi ? WA_OP_V_MUL_HI_U32 : WA_OP_V_MUL_LO_U32, d, x, y);
+    return d;
+}
+
 /* a * b mod 2^64: lo(al*bl), hi(al*bl) + al*bh + ah*bl; terms with a zero
    constant word are left out. */
 static wv mul64(tr *T, const wv *a, const wv *b, int salu, int uniform)
@@ -109,30 +109,13 @@ static wv mul64(tr *T, const wv *a, const wv *b, int salu, int uniform)
     int zah = a->kind == WV_CONST && !(a->c >> 32), zbh = b->kind == WV_CONST && !(b->c >> 32);
     wa_operand terms[3];
     unsigned nt = 0;
-    terms[nt] = tr_vreg(T, cls, 1);
-    if (salu)
-        tr_salu(T, WA_OP_S_MUL_HI_U32, terms[nt], al, bl);
-    else
-        tr_valu_c(T, WA_OP_V_MUL_HI_U32, terms[nt], al, bl);
-    nt++;
-    if (!zbh) {
-        terms[nt] = tr_vreg(T, cls, 1);
-        if (salu)
-            tr_salu(T, WA_OP_S_MUL_I32, terms[nt], al, bh);
-        else
-            tr_valu_c(T, WA_OP_V_MUL_LO_U32, terms[nt], al, bh);
-        nt++;
-    }
-    if (!zah) {
-        terms[nt] = tr_vreg(T, cls, 1);
-        if (salu)
-            tr_salu(T, WA_OP_S_MUL_I32, terms[nt], ah, bl);
-        else
-            tr_valu_c(T, WA_OP_V_MUL_LO_U32, terms[nt], ah, bl);
-        nt++;
-    }
+    terms[nt++] = mul32(T, salu, 1, tr_vreg(T, cls, 1), al, bl);
+    if (!zbh)
+        terms[nt++] = mul32(T, salu, 0, tr_vreg(T, cls, 1), al, bh);
+    if (!zah)
+        terms[nt++] = mul32(T, salu, 0, tr_vreg(T, cls, 1), ah, bl);
+    mul32(T, salu, 0, wa_opnd_sub(d, 0, 1), al, bl);
     if (salu) {
-        tr_salu(T, WA_OP_S_MUL_I32, wa_opnd_sub(d, 0, 1), al, bl);
         wa_operand acc = terms[0];
         for (unsigned k = 1; k < nt; k++) {
             wa_operand s = k + 1 == nt ? wa_opnd_sub(d, 1, 1) : tr_vreg(T, WA_REG_SGPR, 1);
@@ -145,7 +128,6 @@ static wv mul64(tr *T, const wv *a, const wv *b, int salu, int uniform)
         }
         return wv_sreg(d);
     }
-    tr_valu_c(T, WA_OP_V_MUL_LO_U32, wa_opnd_sub(d, 0, 1), al, bl);
     wa_operand dh = wa_opnd_sub(d, 1, 1);
     if (nt == 3)
         tr_valu(T, WA_OP_V_ADD3_U32, dh, terms[0], terms[1], terms[2]);
@@ -240,19 +222,7 @@ static const wa_opcode scmp_hi[10] = {
 
 static int cmp_fold(int pred, uint64_t a, uint64_t b)
 {
-    int64_t sa = (int64_t)a, sb = (int64_t)b;
-    switch (pred) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return sa < sb;
-    case 3: return sa <= sb;
-    case 4: return sa > sb;
-    case 5: return sa >= sb;
-    case 6: return a < b;
-    case 7: return a <= b;
-    case 8: return a > b;
-    default: return a >= b;
-    }
+    return tr_icmp_fold(pred, (int64_t)a, (int64_t)b, a, b);
 }
 
 wv tr_i64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform)
@@ -263,13 +233,13 @@ wv tr_i64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform)
         if (pred <= 1) {
             wa_operand ops[2] = { tr_src64(T, a), tr_src64(T, b) };
             tr_emit(T, pred ? WA_OP_S_CMP_LG_U64 : WA_OP_S_CMP_EQ_U64, ops, 2, NULL);
-            return sbool_of_scc(T);
+            return tr_sbool_of_scc(T);
         }
         /* high words equal: the low words decide, else the high words */
         tr_salu(T, scmp_lo[pred], wa_opnd_none(), half(a, 0), half(b, 0));
-        wv lo = sbool_of_scc(T);
+        wv lo = tr_sbool_of_scc(T);
         tr_salu(T, scmp_hi[pred], wa_opnd_none(), half(a, 1), half(b, 1));
-        wv hi = sbool_of_scc(T);
+        wv hi = tr_sbool_of_scc(T);
         tr_salu(T, WA_OP_S_CMP_EQ_U32, wa_opnd_none(), half(a, 1), half(b, 1));
         wa_operand d = tr_vreg(T, WA_REG_SGPR, 1);
         wa_operand ops[3] = { d, lo.r, hi.r };

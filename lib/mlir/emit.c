@@ -159,9 +159,9 @@ static wa_operand vpair(tr *T, wa_operand src)
 {
     wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
     for (unsigned h = 0; h < 2; h++) {
-        wa_operand s = src.kind == WA_OPND_IMM
-                           ? wa_opnd_imm((int64_t)(int32_t)(uint32_t)((uint64_t)src.imm.i >> (32 * h)))
-                           : wa_opnd_sub(src, h, 1);
+        uint32_t word = (uint32_t)((uint64_t)src.imm.i >> (32 * h));
+        wa_operand s = src.kind == WA_OPND_IMM ? wa_opnd_imm((int64_t)(int32_t)word)
+                                               : wa_opnd_sub(src, h, 1);
         wa_operand ops[2] = { wa_opnd_sub(d, h, 1), s };
         tr_emit(T, WA_OP_V_MOV_B32, ops, 2, NULL);
     }

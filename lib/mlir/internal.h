@@ -416,6 +416,10 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform);
 /* select(c, t, f) of 32-bit elements (or masks when et is i1). */
 wv tr_select(tr *T, const wv *c, const wv *t, const wv *f, ety et, int uniform);
 wv tr_not_mask(tr *T, const wv *e);
+/* cmpi predicate `pred` on constants given signed and unsigned. */
+int tr_icmp_fold(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub);
+/* The SCC as a uniform i1 (0 or 1 in an SGPR). */
+wv tr_sbool_of_scc(tr *T);
 
 /* ---- 64-bit integers and f64 (arith64.c) ------------------------------------------------ */
 

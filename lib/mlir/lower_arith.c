@@ -332,7 +332,7 @@ static const wa_opcode scmp_op[10] = {
 /* the predicate with its operands swapped */
 static const int swap_pred[10] = { 0, 1, 4, 5, 2, 3, 8, 9, 6, 7 };
 
-static int cmp_const(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub)
+int tr_icmp_fold(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub)
 {
     switch (pred) {
     case 0: return ua == ub;
@@ -366,7 +366,7 @@ wv tr_not_mask(tr *T, const wv *e)
     return wv_maskv(d, e->uniform);
 }
 
-static wv sbool_of_scc(tr *T)
+wv tr_sbool_of_scc(tr *T)
 {
     wa_operand d = tr_vreg(T, WA_REG_SGPR, 1);
     wa_operand ops[3] = { d, wa_opnd_imm(1), wa_opnd_imm(0) };
@@ -439,7 +439,7 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform)
     }
     int is_signed = pred >= 2 && pred <= 5;
     if (a->kind == WV_CONST && b->kind == WV_CONST)
-        return wv_const((uint64_t)cmp_const(pred, wv_sext(a, et), wv_sext(b, et), wv_zext(a, et),
+        return wv_const((uint64_t)tr_icmp_fold(pred, wv_sext(a, et), wv_sext(b, et), wv_zext(a, et),
                                             wv_zext(b, et)));
     /* facts decide some comparisons of index values */
     if (et.bits == 32 && a->has_range && b->has_range && !a->add && !b->add) {
@@ -468,7 +468,7 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform)
         if (x.kind == WA_OPND_IMM && y.kind == WA_OPND_IMM)
             ops[0] = tr_to_sgpr(T, x);
         tr_emit(T, scmp_op[pred], ops, 2, NULL);
-        return sbool_of_scc(T);
+        return tr_sbool_of_scc(T);
     }
     /* VALU compare into a lane mask: a VGPR second source keeps it legal */
     int p = pred;

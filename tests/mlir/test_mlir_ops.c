@@ -117,14 +117,24 @@ RI(r_ugt, (uint32_t)a > (uint32_t)b)
 RI(r_uge, (uint32_t)a >= (uint32_t)b)
 RI(r_select, (a & 1) ? a : b)
 
-#define RF(nm, expr) \
+/* float results and float comparisons of type T (bits read with `of`, written with `to`) */
+#define RFT(nm, T, of, to, expr) \
     static uint64_t nm(uint64_t ab, uint64_t bb) \
     { \
-        float a = f32_of(ab), b = f32_of(bb); \
+        T a = of(ab), b = of(bb); \
         (void)a; \
         (void)b; \
-        return bits_f32((float)(expr)); \
+        return to((T)(expr)); \
     }
+#define RCT(nm, T, of, expr) \
+    static uint64_t nm(uint64_t ab, uint64_t bb) \
+    { \
+        T a = of(ab), b = of(bb); \
+        int un = isnan(a) || isnan(b); \
+        (void)un; \
+        return (expr) ? 1u : 0u; \
+    }
+#define RF(nm, expr) RFT(nm, float, f32_of, bits_f32, expr)
 RF(r_addf, a + b)
 RF(r_subf, a - b)
 RF(r_mulf, a * b)
@@ -147,14 +157,7 @@ RF(r_powf, pow((double)a, (double)b))
 RF(r_sitofp, (float)s32(ab))
 RF(r_uitofp, (float)(uint32_t)ab)
 
-#define RC(nm, expr) \
-    static uint64_t nm(uint64_t ab, uint64_t bb) \
-    { \
-        float a = f32_of(ab), b = f32_of(bb); \
-        int un = isnan(a) || isnan(b); \
-        (void)un; \
-        return (expr) ? 1u : 0u; \
-    }
+#define RC(nm, expr) RCT(nm, float, f32_of, expr)
 RC(r_ffalse, 0)
 RC(r_foeq, !un && a == b)
 RC(r_fogt, !un && a > b)
@@ -275,14 +278,7 @@ RL(r_extui64, (uint32_t)a)
 RL(r_trunci64, (uint32_t)a)
 
 /* f64: add, sub, mul and fma correctly rounded (exact bits) */
-#define RD(nm, expr) \
-    static uint64_t nm(uint64_t ab, uint64_t bb) \
-    { \
-        double a = f64_of(ab), b = f64_of(bb); \
-        (void)a; \
-        (void)b; \
-        return bits_f64(expr); \
-    }
+#define RD(nm, expr) RFT(nm, double, f64_of, bits_f64, expr)
 RD(r_addf64, a + b)
 RD(r_subf64, a - b)
 RD(r_mulf64, a * b)
@@ -311,14 +307,7 @@ static uint64_t r_fptoui64(uint64_t a, uint64_t b)
     (void)b;
     return (uint32_t)f64_of(a);
 }
-#define RC64(nm, expr) \
-    static uint64_t nm(uint64_t ab, uint64_t bb) \
-    { \
-        double a = f64_of(ab), b = f64_of(bb); \
-        int un = isnan(a) || isnan(b); \
-        (void)un; \
-        return (expr) ? 1u : 0u; \
-    }
+#define RC64(nm, expr) RCT(nm, double, f64_of, expr)
 RC64(r_doeq, !un && a == b)
 RC64(r_dogt, !un && a > b)
 RC64(r_doge, !un && a >= b)
