@@ -1581,13 +1581,21 @@ static int e_sitofp(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety
         *out = to64 ? wv_const(tr_float_bits(v, EF_F64)) : fold_f(v, eo);
         return 0;
     }
-    wa_operand x = ei.bits == 1 ? tr_src(T, in[0]) : tr_src_ext(T, in[0], ei, sgn && ei.bits > 1);
+    wa_operand x;
+    if (ei.bits == 1) {
+        /* true is -1 as a signed i1, 1 unsigned */
+        wv t = wv_const_int(TR_I32, sgn ? -1 : 1), f = wv_const_int(TR_I32, 0);
+        wv xv = tr_select(T, in[0], &t, &f, TR_I32, u);
+        x = tr_src(T, &xv);
+    } else {
+        x = tr_src_ext(T, in[0], ei, sgn);
+    }
     if (to64) {
-        *out = tr_f64_from_int(T, x, sgn && ei.bits > 1, u);
+        *out = tr_f64_from_int(T, x, sgn, u);
         return 0;
     }
     wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
-    tr_valu(T, sgn && ei.bits > 1 ? WA_OP_V_CVT_F32_I32 : WA_OP_V_CVT_F32_U32, d, x, wa_opnd_none(),
+    tr_valu(T, sgn ? WA_OP_V_CVT_F32_I32 : WA_OP_V_CVT_F32_U32, d, x, wa_opnd_none(),
             wa_opnd_none());
     *out = tr_f32_to(T, d, eo, u);
     return 0;

@@ -156,6 +156,8 @@ RF(r_fma, (double)a * (double)b + (double)a)
 RF(r_powf, pow((double)a, (double)b))
 RF(r_sitofp, (float)s32(ab))
 RF(r_uitofp, (float)(uint32_t)ab)
+RF(r_sitofp_i1, s32(ab) < s32(bb) ? -1.0f : 0.0f)
+RF(r_uitofp_i1, s32(ab) < s32(bb) ? 1.0f : 0.0f)
 
 #define RC(nm, expr) RCT(nm, float, f32_of, expr)
 RC(r_ffalse, 0)
@@ -291,6 +293,7 @@ RD(r_minimumf64, isnan(a) || isnan(b) ? NAN : (a == b ? (signbit(a) ? a : b) : (
 RD(r_maximumf64, isnan(a) || isnan(b) ? NAN : (a == b ? (signbit(a) ? b : a) : (a > b ? a : b)))
 RD(r_sitofp64, (double)s32(ab))
 RD(r_uitofp64, (double)(uint32_t)ab)
+RD(r_sitofp64_i1, s32(ab) < s32(bb) ? -1.0 : 0.0)
 RD(r_extf64, (double)f32_of(ab))
 static uint64_t r_truncf64(uint64_t a, uint64_t b)
 {
@@ -400,6 +403,8 @@ static const opcase cases[] = {
     { "powf", F32, F32, BIN("dummy", "f32"), r_powf, 1e-5, IN_POSITIVE | IN_SMALL },
     { "sitofp", I32, F32, "%r = arith.sitofp $x : i32 to f32", r_sitofp, 0, 0 },
     { "uitofp", I32, F32, "%r = arith.uitofp $x : i32 to f32", r_uitofp, 0, 0 },
+    { "sitofp_i1", I32, F32, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.sitofp %c : i1 to f32", r_sitofp_i1, 0, 0 },
+    { "uitofp_i1", I32, F32, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.uitofp %c : i1 to f32", r_uitofp_i1, 0, 0 },
     { "fptosi", F32, I32, "%r = arith.fptosi $x : f32 to i32", r_fptosi, 0, IN_INT_RANGE },
     { "fptoui", F32, I32, "%r = arith.fptoui $x : f32 to i32", r_fptoui, 0, IN_INT_RANGE | IN_POSITIVE },
     { "extf", F16, F32, "%r = arith.extf $x : f16 to f32", r_extf, 0, 0 },
@@ -477,6 +482,7 @@ static const opcase cases[] = {
     { "f64_truncf", F64, F32, "%r = arith.truncf $x : f64 to f32", r_truncf64, 0, IN_NAN },
     { "f64_sitofp", I32, F64, "%r = arith.sitofp $x : i32 to f64", r_sitofp64, 0, 0 },
     { "f64_uitofp", I32, F64, "%r = arith.uitofp $x : i32 to f64", r_uitofp64, 0, 0 },
+    { "f64_sitofp_i1", I32, F64, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.sitofp %c : i1 to f64", r_sitofp64_i1, 0, 0 },
     { "f64_fptosi", F64, I32, "%r = arith.fptosi $x : f64 to i32", r_fptosi64, 0, IN_INT_RANGE },
     { "f64_fptoui", F64, I32, "%r = arith.fptoui $x : f64 to i32", r_fptoui64, 0, IN_INT_RANGE | IN_POSITIVE },
 };
