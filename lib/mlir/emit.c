@@ -98,6 +98,12 @@ static const uint32_t f32_inline[] = { 0x3F000000u, 0xBF000000u, 0x3F800000u, 0x
 static const uint32_t f16_inline[] = { 0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000,
                                        0xC000, 0x4400, 0xC400, 0x3118 };
 
+static const uint64_t f64_inline[] = { 0x3FE0000000000000ull, 0xBFE0000000000000ull,
+                                       0x3FF0000000000000ull, 0xBFF0000000000000ull,
+                                       0x4000000000000000ull, 0xC000000000000000ull,
+                                       0x4010000000000000ull, 0xC010000000000000ull,
+                                       0x3FC45F306DC9C882ull };
+
 /* Whether immediate `v` is an inline constant for an operand of type `ty`. */
 static int imm_inline(int64_t v, unsigned ty)
 {
@@ -109,8 +115,13 @@ static int imm_inline(int64_t v, unsigned ty)
                 return 1;
         return 0;
     }
-    if (ty == WA_TY_B64 || ty == WA_TY_F64)
+    if (ty == WA_TY_B64 || ty == WA_TY_F64) {
+        /* the f64 bit patterns of the inline floats */
+        for (unsigned i = 0; i < sizeof(f64_inline) / sizeof(f64_inline[0]); i++)
+            if ((uint64_t)v == f64_inline[i])
+                return 1;
         return 0;
+    }
     if (v >= 0xFFFFFFF0ll && v <= 0xFFFFFFFFll)
         return 1;
     uint32_t b = (uint32_t)v;
@@ -140,6 +151,20 @@ wa_operand tr_to_sgpr(tr *T, wa_operand src)
     }
     wa_operand ops[2] = { d, src };
     tr_emit(T, WA_OP_S_MOV_B32, ops, 2, NULL);
+    return d;
+}
+
+/* A 64-bit immediate or SGPR pair copied to a VGPR pair. */
+static wa_operand vpair(tr *T, wa_operand src)
+{
+    wa_operand d = tr_vreg(T, WA_REG_VGPR, 2);
+    for (unsigned h = 0; h < 2; h++) {
+        uint32_t word = (uint32_t)((uint64_t)src.imm.i >> (32 * h));
+        wa_operand s = src.kind == WA_OPND_IMM ? wa_opnd_imm((int64_t)(int32_t)word)
+                                               : wa_opnd_sub(src, h, 1);
+        wa_operand ops[2] = { wa_opnd_sub(d, h, 1), s };
+        tr_emit(T, WA_OP_V_MOV_B32, ops, 2, NULL);
+    }
     return d;
 }
 
@@ -186,6 +211,11 @@ static void valu_legal(tr *T, wa_opcode op, wa_operand dst, wa_operand *src, uns
         if (o->kind == WA_OPND_IMM) {
             if (imm_inline(o->imm.i, spec->type) && (spec->classes & WA_OC_INLINE))
                 continue;
+            if (spec->size == 2) {
+                /* a 32-bit literal cannot stand for a 64-bit value: a VGPR pair */
+                *o = vpair(T, *o);
+                continue;
+            }
             if (!vop3 && !literal_used && (spec->classes & WA_OC_LITERAL)) {
                 literal_used = 1;
                 continue;
@@ -214,7 +244,7 @@ static void valu_legal(tr *T, wa_opcode op, wa_operand dst, wa_operand *src, uns
                 continue;
             const wa_isa_operand *spec = &info->operands[first_use + k];
             int fixed = strcmp(spec->name, "mask") == 0 || !(spec->classes & WA_OC_VGPR) ||
-                        o->count != 1;
+                        (o->count != 1 && !(o->count == 2 && spec->size == 2 && is_reg(o)));
             if (fixed != (pass == 0))
                 continue;
             int dup = 0;
@@ -223,7 +253,7 @@ static void valu_legal(tr *T, wa_opcode op, wa_operand dst, wa_operand *src, uns
             if (dup)
                 continue;
             if (scalars >= 1 && !fixed) {
-                *o = tr_to_vgpr(T, *o);
+                *o = o->count == 2 ? vpair(T, *o) : tr_to_vgpr(T, *o);
                 continue;
             }
             seen[nseen++] = o;

@@ -416,6 +416,33 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform);
 /* select(c, t, f) of 32-bit elements (or masks when et is i1). */
 wv tr_select(tr *T, const wv *c, const wv *t, const wv *f, ety et, int uniform);
 wv tr_not_mask(tr *T, const wv *e);
+/* cmpi predicate `pred` on constants given signed and unsigned. */
+int tr_icmp_fold(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub);
+/* The SCC as a uniform i1 (0 or 1 in an SGPR). */
+wv tr_sbool_of_scc(tr *T);
+
+/* ---- 64-bit integers and f64 (arith64.c) ------------------------------------------------ */
+
+typedef enum tr_i64op {
+    I64_ADD, I64_SUB, I64_MUL, I64_AND, I64_OR, I64_XOR, I64_SHL, I64_SHRU, I64_SHRS
+} tr_i64op;
+/* a (op) b of i64 elements, wrapping; shifts by the low 6 bits of b. SALU when
+   both are uniform, VALU otherwise. */
+wv tr_i64_bin(tr *T, tr_i64op op, const wv *a, const wv *b, int uniform);
+/* i1 of an i64 comparison; pred as arith.cmpi (0 eq .. 9 uge). */
+wv tr_i64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform);
+wv tr_i64_minmax(tr *T, const wv *a, const wv *b, int is_signed, int is_max, int uniform);
+/* f64 a + b (which 0), a - b (1), a * b (2); fma; min/max kinds as the f32
+   path (0 minimumf, 1 maximumf, 2 minnumf, 3 maxnumf); cmpf predicates 0..15. */
+wv tr_f64_bin(tr *T, int which, const wv *a, const wv *b, int uniform);
+wv tr_f64_fma(tr *T, const wv *a, const wv *b, const wv *c, int uniform);
+wv tr_f64_minmax(tr *T, int kind, const wv *a, const wv *b, int uniform);
+wv tr_f64_cmp(tr *T, int pred, const wv *a, const wv *b, int uniform);
+/* Conversions (round to nearest even; to integers toward zero). */
+wv tr_f64_from_f32(tr *T, wa_operand f32, int uniform);
+wa_operand tr_f32_of_f64(tr *T, const wv *e);
+wv tr_f64_from_int(tr *T, wa_operand i32, int is_signed, int uniform);
+wv tr_f64_to_int(tr *T, const wv *e, int is_signed, int uniform);
 
 /* ---- memory access (lower_memref.c) ------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* lib/mlir/lower_arith.c — arith: constants, integer and float arithmetic,
-   comparisons, select, casts. Integers are computed in 32 bits (index too);
-   narrower integers sit in the low bits of a register and are extended where
+   comparisons, select, casts. i64 and f64 arithmetic is in arith64.c; the
+   other integers are computed in 32 bits (index too): narrower ones sit in the
+   low bits of a register and are extended where
    the upper bits matter. Uniform integers use SALU, per-lane ones VALU; floats
    always use VALU (f16, bf16 and fp8 through f32, exact for add, sub, mul, div,
    fma and sqrt of f16/bf16 because f32 has more than twice their precision).
@@ -331,7 +332,7 @@ static const wa_opcode scmp_op[10] = {
 /* the predicate with its operands swapped */
 static const int swap_pred[10] = { 0, 1, 4, 5, 2, 3, 8, 9, 6, 7 };
 
-static int cmp_const(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub)
+int tr_icmp_fold(int pred, int64_t sa, int64_t sb, uint64_t ua, uint64_t ub)
 {
     switch (pred) {
     case 0: return ua == ub;
@@ -365,7 +366,7 @@ wv tr_not_mask(tr *T, const wv *e)
     return wv_maskv(d, e->uniform);
 }
 
-static wv sbool_of_scc(tr *T)
+wv tr_sbool_of_scc(tr *T)
 {
     wa_operand d = tr_vreg(T, WA_REG_SGPR, 1);
     wa_operand ops[3] = { d, wa_opnd_imm(1), wa_opnd_imm(0) };
@@ -438,7 +439,7 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform)
     }
     int is_signed = pred >= 2 && pred <= 5;
     if (a->kind == WV_CONST && b->kind == WV_CONST)
-        return wv_const((uint64_t)cmp_const(pred, wv_sext(a, et), wv_sext(b, et), wv_zext(a, et),
+        return wv_const((uint64_t)tr_icmp_fold(pred, wv_sext(a, et), wv_sext(b, et), wv_zext(a, et),
                                             wv_zext(b, et)));
     /* facts decide some comparisons of index values */
     if (et.bits == 32 && a->has_range && b->has_range && !a->add && !b->add) {
@@ -467,7 +468,7 @@ wv tr_icmp(tr *T, int pred, const wv *a, const wv *b, ety et, int uniform)
         if (x.kind == WA_OPND_IMM && y.kind == WA_OPND_IMM)
             ops[0] = tr_to_sgpr(T, x);
         tr_emit(T, scmp_op[pred], ops, 2, NULL);
-        return sbool_of_scc(T);
+        return tr_sbool_of_scc(T);
     }
     /* VALU compare into a lane mask: a VGPR second source keeps it legal */
     int p = pred;
@@ -940,12 +941,12 @@ static int check_int(tr *T, MlirOperation op, ety et)
     if (et.kind != ET_INT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "integer operation on a non-integer type");
     if (et.bits == 64) {
-        char b[32];
+        /* only division and remainder get here */
         MlirStringRef n = tr_op_name(op);
         return tr_error_op(T, op, WA_E_UNSUPPORTED,
-                           "'%.*s' on %s is not supported: integer arithmetic is 32-bit (index "
-                           "included)",
-                           (int)n.length, n.data, tr_ety_name(et, b, sizeof(b)));
+                           "'%.*s' on i64 is not supported: 64-bit integer division and "
+                           "remainder are not implemented",
+                           (int)n.length, n.data);
     }
     return 0;
 }
@@ -962,6 +963,10 @@ static wv norm_const(wv r, ety et)
 static int e_addi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_ADD, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -977,6 +982,10 @@ static int e_addi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 static int e_subi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_SUB, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -992,6 +1001,10 @@ static int e_subi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 static int e_muli(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
     (void)eo;
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, I64_MUL, in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -1006,6 +1019,10 @@ static int e_muli(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int e_bitop(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int which, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, (tr_i64op)(I64_AND + which), in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     if (ei.bits == 1) {
@@ -1060,6 +1077,10 @@ static int e_xori(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int e_shift(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int kind, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_bin(T, (tr_i64op)(I64_SHL + kind), in[0], in[1], u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     const wv *a = in[0];
@@ -1114,6 +1135,10 @@ static wv ext32(tr *T, const wv *a, ety et, int is_signed)
 static int e_minmax(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, int is_signed,
                     int is_max, int u)
 {
+    if (ei.kind == ET_INT && ei.bits == 64) {
+        *out = tr_i64_minmax(T, in[0], in[1], is_signed, is_max, u);
+        return 0;
+    }
     if (check_int(T, op, ei))
         return -1;
     wv a = ext32(T, in[0], ei, is_signed), b = ext32(T, in[1], ei, is_signed);
@@ -1183,8 +1208,10 @@ static int e_cmpi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
         return tr_error_op(T, op, WA_E_INVALID, "bad cmpi predicate");
     if (ei.kind != ET_INT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "cmpi on a non-integer type");
-    if (ei.bits == 64)
-        return check_int(T, op, ei);
+    if (ei.bits == 64) {
+        *out = tr_i64_cmp(T, (int)pred, in[0], in[1], u);
+        return 0;
+    }
     *out = tr_icmp(T, (int)pred, in[0], in[1], ei, u);
     return 0;
 }
@@ -1234,6 +1261,10 @@ static wv fold_f(double v, ety et)
 
 static int fbin(tr *T, MlirOperation op, wv *out, wv *const *in, ety et, int which, int u)
 {
+    if (et.kind == ET_FLOAT && et.fkind == EF_F64 && which < 3) {
+        *out = tr_f64_bin(T, which, in[0], in[1], u);
+        return 0;
+    }
     if (check_float(T, op, et))
         return -1;
     if (both_const(in, 2)) {
@@ -1345,6 +1376,10 @@ static int e_remf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
 
 static int fminmax_e(tr *T, MlirOperation op, wv *out, wv *const *in, ety et, int kind, int u)
 {
+    if (et.kind == ET_FLOAT && et.fkind == EF_F64) {
+        *out = tr_f64_minmax(T, kind, in[0], in[1], u);
+        return 0;
+    }
     if (check_float(T, op, et))
         return -1;
     if (both_const(in, 2)) {
@@ -1384,7 +1419,7 @@ static int e_cmpf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
     int64_t pred = tr_attr_int(op, "predicate", -1);
     if (pred < 0 || pred > 15)
         return tr_error_op(T, op, WA_E_INVALID, "bad cmpf predicate");
-    if (check_float(T, op, ei))
+    if ((ei.kind != ET_FLOAT || ei.fkind != EF_F64) && check_float(T, op, ei))
         return -1;
     if (both_const(in, 2)) {
         double a = cval(in[0], ei), b = cval(in[1], ei);
@@ -1408,6 +1443,10 @@ static int e_cmpf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety e
         default: r = 1; break;
         }
         *out = wv_const((uint64_t)r);
+        return 0;
+    }
+    if (ei.fkind == EF_F64) {
+        *out = tr_f64_cmp(T, (int)pred, in[0], in[1], u);
         return 0;
     }
     wa_operand a = tr_f32_of(T, in[0], ei), b = tr_f32_of(T, in[1], ei);
@@ -1518,19 +1557,45 @@ static int e_extui(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety 
     return e_int_cast(T, op, out, in, ei, eo, 0);
 }
 
+/* an integer or float conversion the front end does not do */
+static int conv_error(tr *T, MlirOperation op, ety ei, ety eo)
+{
+    char b1[32], b2[32];
+    MlirStringRef n = tr_op_name(op);
+    return tr_error_op(T, op, WA_E_UNSUPPORTED, "'%.*s' from %s to %s is not supported",
+                       (int)n.length, n.data, tr_ety_name(ei, b1, sizeof(b1)),
+                       tr_ety_name(eo, b2, sizeof(b2)));
+}
+
 static int e_sitofp(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (check_float(T, op, eo) || ei.kind != ET_INT || ei.bits == 64)
+    if (ei.kind == ET_INT && ei.bits == 64)
+        return conv_error(T, op, ei, eo);
+    int to64 = eo.kind == ET_FLOAT && eo.fkind == EF_F64;
+    if ((!to64 && check_float(T, op, eo)) || ei.kind != ET_INT)
         return T->failed ? -1 : tr_error_op(T, op, WA_E_UNSUPPORTED, "conversion not supported");
     int sgn = tr_name_is(op, "arith.sitofp");
     if (in[0]->kind == WV_CONST) {
         double v = sgn ? (double)wv_sext(in[0], ei) : (double)wv_zext(in[0], ei);
-        *out = fold_f(v, eo);
+        /* a 32-bit integer is exact in f64 */
+        *out = to64 ? wv_const(tr_float_bits(v, EF_F64)) : fold_f(v, eo);
         return 0;
     }
-    wa_operand x = ei.bits == 1 ? tr_src(T, in[0]) : tr_src_ext(T, in[0], ei, sgn && ei.bits > 1);
+    wa_operand x;
+    if (ei.bits == 1) {
+        /* true is -1 as a signed i1, 1 unsigned */
+        wv t = wv_const_int(TR_I32, sgn ? -1 : 1), f = wv_const_int(TR_I32, 0);
+        wv xv = tr_select(T, in[0], &t, &f, TR_I32, u);
+        x = tr_src(T, &xv);
+    } else {
+        x = tr_src_ext(T, in[0], ei, sgn);
+    }
+    if (to64) {
+        *out = tr_f64_from_int(T, x, sgn, u);
+        return 0;
+    }
     wa_operand d = tr_vreg(T, WA_REG_VGPR, 1);
-    tr_valu(T, sgn && ei.bits > 1 ? WA_OP_V_CVT_F32_I32 : WA_OP_V_CVT_F32_U32, d, x, wa_opnd_none(),
+    tr_valu(T, sgn ? WA_OP_V_CVT_F32_I32 : WA_OP_V_CVT_F32_U32, d, x, wa_opnd_none(),
             wa_opnd_none());
     *out = tr_f32_to(T, d, eo, u);
     return 0;
@@ -1538,9 +1603,26 @@ static int e_sitofp(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety
 
 static int e_fptosi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (check_float(T, op, ei) || eo.kind != ET_INT || eo.bits == 64)
+    if (eo.kind == ET_INT && eo.bits == 64)
+        return conv_error(T, op, ei, eo);
+    int from64 = ei.kind == ET_FLOAT && ei.fkind == EF_F64;
+    if ((!from64 && check_float(T, op, ei)) || eo.kind != ET_INT)
         return T->failed ? -1 : tr_error_op(T, op, WA_E_UNSUPPORTED, "conversion not supported");
     int sgn = tr_name_is(op, "arith.fptosi");
+    if (from64) {
+        if (in[0]->kind == WV_CONST) {
+            /* out of range is poison in MLIR; the hardware saturates, so does the fold */
+            double v = trunc(cval(in[0], ei));
+            if (isnan(v))
+                v = 0;
+            double lo = sgn ? -2147483648.0 : 0, hi = sgn ? 2147483647.0 : 4294967295.0;
+            v = v < lo ? lo : v > hi ? hi : v;
+            *out = wv_const_int(eo, sgn ? (int64_t)v : (int64_t)(uint32_t)v);
+            return 0;
+        }
+        *out = tr_f64_to_int(T, in[0], sgn, u);
+        return 0;
+    }
     if (in[0]->kind == WV_CONST) {
         double v = trunc((double)(float)cval(in[0], ei));
         *out = wv_const_int(eo, sgn ? (int64_t)v : (int64_t)(uint64_t)(v < 0 ? 0 : v));
@@ -1567,10 +1649,25 @@ static int e_fptosi(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety
 
 static int e_extf(tr *T, MlirOperation op, wv *out, wv *const *in, ety ei, ety eo, int u)
 {
-    if (ei.kind != ET_FLOAT || eo.kind != ET_FLOAT || eo.fkind == EF_F64 || ei.fkind == EF_F64)
+    if (ei.kind != ET_FLOAT || eo.kind != ET_FLOAT)
         return tr_error_op(T, op, WA_E_UNSUPPORTED, "this float conversion is not supported");
+    /* f64 narrows only to f32: through f32 a narrower format would round twice */
+    if (ei.fkind == EF_F64 && eo.fkind != EF_F32 && eo.fkind != EF_F64)
+        return conv_error(T, op, ei, eo);
     if (in[0]->kind == WV_CONST) {
         *out = wv_const(tr_float_bits(cval(in[0], ei), (et_float)eo.fkind));
+        return 0;
+    }
+    if (ei.fkind == EF_F64 && eo.fkind == EF_F64) {
+        *out = *in[0];
+        return 0;
+    }
+    if (ei.fkind == EF_F64) {
+        *out = tr_f32_to(T, tr_f32_of_f64(T, in[0]), eo, u);
+        return 0;
+    }
+    if (eo.fkind == EF_F64) {
+        *out = tr_f64_from_f32(T, tr_f32_of(T, in[0], ei), u);
         return 0;
     }
     wa_operand f = tr_f32_of(T, in[0], ei);

@@ -1,7 +1,7 @@
 /* lib/mlir/lower_math.c — math: fma, exp, exp2, log, log2, sqrt, rsqrt, absf,
-   tanh, powf on f32 (f16 and bf16 through f32). Accuracy (docs/mlir.md has
+   tanh, powf on f32 (f16 and bf16 through f32); fma and absf on f64 too. Accuracy (docs/mlir.md has
    the measured figures):
-     fma          correctly rounded (v_fma_f32)
+     fma          correctly rounded (v_fma_f32, v_fma_f64)
      exp2         the hardware's v_exp_f32 (about 1 ulp); results below 2^-126
                   come out as denormals (computed at x + 64, scaled by 2^-64)
      exp          x * log2(e) in extended precision (two FMAs), split into an
@@ -438,11 +438,16 @@ static int l_fma(tr *T, MlirOperation op)
     wval *r = tr_result_val(T, op, 0);
     if (!a || !b || !c || !r)
         return -1;
-    if (check(T, op, r->et))
+    int f64 = r->et.kind == ET_FLOAT && r->et.fkind == EF_F64;
+    if (!f64 && check(T, op, r->et))
         return -1;
     int uniform = !tr_is_divergent(T, tr_result(op, 0));
     for (unsigned i = 0; i < r->n; i++) {
         const wv *x = &a->e[i], *y = &b->e[i], *z = &c->e[i];
+        if (f64) {
+            r->e[i] = tr_f64_fma(T, x, y, z, uniform);
+            continue;
+        }
         if (x->kind == WV_CONST && y->kind == WV_CONST && z->kind == WV_CONST) {
             float fx = (float)tr_float_value(x->c, (et_float)r->et.fkind),
                   fy = (float)tr_float_value(y->c, (et_float)r->et.fkind),

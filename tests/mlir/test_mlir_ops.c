@@ -13,9 +13,9 @@
 
 #define N 256
 
-typedef enum ty { I32, F32, I16, F16, I8 } ty;
-static const char *const ty_name[] = { "i32", "f32", "i16", "f16", "i8" };
-static const unsigned ty_bytes[] = { 4, 4, 2, 2, 1 };
+typedef enum ty { I32, F32, I16, F16, I8, I64, F64 } ty;
+static const char *const ty_name[] = { "i32", "f32", "i16", "f16", "i8", "i64", "f64" };
+static const unsigned ty_bytes[] = { 4, 4, 2, 2, 1, 8, 8 };
 
 typedef uint64_t (*ref_fn)(uint64_t a, uint64_t b);
 
@@ -52,6 +52,22 @@ static uint64_t bits_f32(float f)
 static int32_t s32(uint64_t a)
 {
     return (int32_t)(uint32_t)a;
+}
+static double f64_of(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+static uint64_t bits_f64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+static int64_t s64(uint64_t a)
+{
+    return (int64_t)a;
 }
 
 /* ---- reference semantics ------------------------------------------------------------ */
@@ -101,14 +117,24 @@ RI(r_ugt, (uint32_t)a > (uint32_t)b)
 RI(r_uge, (uint32_t)a >= (uint32_t)b)
 RI(r_select, (a & 1) ? a : b)
 
-#define RF(nm, expr) \
+/* float results and float comparisons of type T (bits read with `of`, written with `to`) */
+#define RFT(nm, T, of, to, expr) \
     static uint64_t nm(uint64_t ab, uint64_t bb) \
     { \
-        float a = f32_of(ab), b = f32_of(bb); \
+        T a = of(ab), b = of(bb); \
         (void)a; \
         (void)b; \
-        return bits_f32((float)(expr)); \
+        return to((T)(expr)); \
     }
+#define RCT(nm, T, of, expr) \
+    static uint64_t nm(uint64_t ab, uint64_t bb) \
+    { \
+        T a = of(ab), b = of(bb); \
+        int un = isnan(a) || isnan(b); \
+        (void)un; \
+        return (expr) ? 1u : 0u; \
+    }
+#define RF(nm, expr) RFT(nm, float, f32_of, bits_f32, expr)
 RF(r_addf, a + b)
 RF(r_subf, a - b)
 RF(r_mulf, a * b)
@@ -130,15 +156,10 @@ RF(r_fma, (double)a * (double)b + (double)a)
 RF(r_powf, pow((double)a, (double)b))
 RF(r_sitofp, (float)s32(ab))
 RF(r_uitofp, (float)(uint32_t)ab)
+RF(r_sitofp_i1, s32(ab) < s32(bb) ? -1.0f : 0.0f)
+RF(r_uitofp_i1, s32(ab) < s32(bb) ? 1.0f : 0.0f)
 
-#define RC(nm, expr) \
-    static uint64_t nm(uint64_t ab, uint64_t bb) \
-    { \
-        float a = f32_of(ab), b = f32_of(bb); \
-        int un = isnan(a) || isnan(b); \
-        (void)un; \
-        return (expr) ? 1u : 0u; \
-    }
+#define RC(nm, expr) RCT(nm, float, f32_of, expr)
 RC(r_ffalse, 0)
 RC(r_foeq, !un && a == b)
 RC(r_fogt, !un && a > b)
@@ -228,10 +249,90 @@ static uint64_t r_add8(uint64_t a, uint64_t b)
     return (uint8_t)(a + b);
 }
 
+/* 64-bit integers (wrapping; shifts by b & 63, what the kernels pass) */
+#define RL(nm, expr) static uint64_t nm(uint64_t a, uint64_t b) { (void)a; (void)b; return (uint64_t)(expr); }
+RL(r_addi64, a + b)
+RL(r_subi64, a - b)
+RL(r_muli64, a * b)
+RL(r_andi64, a & b)
+RL(r_ori64, a | b)
+RL(r_xori64, a ^ b)
+RL(r_shli64, a << (b & 63))
+RL(r_shrui64, a >> (b & 63))
+RL(r_shrsi64, (b & 63) ? (a >> (b & 63)) | ((a >> 63) ? ~(~0ull >> (b & 63)) : 0) : a)
+RL(r_minsi64, s64(a) < s64(b) ? a : b)
+RL(r_maxsi64, s64(a) > s64(b) ? a : b)
+RL(r_minui64, a < b ? a : b)
+RL(r_maxui64, a > b ? a : b)
+RL(r_eq64, a == b)
+RL(r_ne64, a != b)
+RL(r_slt64, s64(a) < s64(b))
+RL(r_sle64, s64(a) <= s64(b))
+RL(r_sgt64, s64(a) > s64(b))
+RL(r_sge64, s64(a) >= s64(b))
+RL(r_ult64, a < b)
+RL(r_ule64, a <= b)
+RL(r_ugt64, a > b)
+RL(r_uge64, a >= b)
+RL(r_select64, (a & 1) ? a : b)
+RL(r_extsi64, (uint64_t)(int64_t)s32(a))
+RL(r_extui64, (uint32_t)a)
+RL(r_trunci64, (uint32_t)a)
+
+/* f64: add, sub, mul and fma correctly rounded (exact bits) */
+#define RD(nm, expr) RFT(nm, double, f64_of, bits_f64, expr)
+RD(r_addf64, a + b)
+RD(r_subf64, a - b)
+RD(r_mulf64, a * b)
+RD(r_negf64, -a)
+RD(r_absf64, fabs(a))
+RD(r_fma64, fma(a, b, a))
+RD(r_minnumf64, fmin(a, b))
+RD(r_maxnumf64, fmax(a, b))
+RD(r_minimumf64, isnan(a) || isnan(b) ? NAN : (a == b ? (signbit(a) ? a : b) : (a < b ? a : b)))
+RD(r_maximumf64, isnan(a) || isnan(b) ? NAN : (a == b ? (signbit(a) ? b : a) : (a > b ? a : b)))
+RD(r_sitofp64, (double)s32(ab))
+RD(r_uitofp64, (double)(uint32_t)ab)
+RD(r_sitofp64_i1, s32(ab) < s32(bb) ? -1.0 : 0.0)
+RD(r_extf64, (double)f32_of(ab))
+static uint64_t r_truncf64(uint64_t a, uint64_t b)
+{
+    (void)b;
+    return bits_f32((float)f64_of(a));
+}
+static uint64_t r_fptosi64(uint64_t a, uint64_t b)
+{
+    (void)b;
+    return (uint32_t)(int32_t)f64_of(a);
+}
+static uint64_t r_fptoui64(uint64_t a, uint64_t b)
+{
+    (void)b;
+    return (uint32_t)f64_of(a);
+}
+#define RC64(nm, expr) RCT(nm, double, f64_of, expr)
+RC64(r_doeq, !un && a == b)
+RC64(r_dogt, !un && a > b)
+RC64(r_doge, !un && a >= b)
+RC64(r_dolt, !un && a < b)
+RC64(r_dole, !un && a <= b)
+RC64(r_done, !un && a != b)
+RC64(r_dord, !un)
+RC64(r_dueq, un || a == b)
+RC64(r_dugt, un || a > b)
+RC64(r_duge, un || a >= b)
+RC64(r_dult, un || a < b)
+RC64(r_dule, un || a <= b)
+RC64(r_dune, un || a != b)
+RC64(r_duno, un)
+
 #define BIN(op, t) "%r = arith." op " $x, $y : " t
 #define CMPI(p) "%c = arith.cmpi " p ", $x, $y : i32\n    %r = arith.extui %c : i1 to i32"
 #define CMPF(p) "%c = arith.cmpf " p ", $x, $y : f32\n    %r = arith.extui %c : i1 to i32"
 #define UN(op, t) "%r = " op " $x : " t
+#define CMPI64(p) "%c = arith.cmpi " p ", $x, $y : i64\n    %r = arith.extui %c : i1 to i32"
+#define CMPF64(p) "%c = arith.cmpf " p ", $x, $y : f64\n    %r = arith.extui %c : i1 to i32"
+#define SHIFT64(op) "%m = arith.constant 63 : i64\n    %s = arith.andi $y, %m : i64\n    %r = arith." op " $x, %s : i64"
 
 static const opcase cases[] = {
     { "addi", I32, I32, BIN("addi", "i32"), r_addi, 0, 0 },
@@ -302,6 +403,8 @@ static const opcase cases[] = {
     { "powf", F32, F32, BIN("dummy", "f32"), r_powf, 1e-5, IN_POSITIVE | IN_SMALL },
     { "sitofp", I32, F32, "%r = arith.sitofp $x : i32 to f32", r_sitofp, 0, 0 },
     { "uitofp", I32, F32, "%r = arith.uitofp $x : i32 to f32", r_uitofp, 0, 0 },
+    { "sitofp_i1", I32, F32, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.sitofp %c : i1 to f32", r_sitofp_i1, 0, 0 },
+    { "uitofp_i1", I32, F32, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.uitofp %c : i1 to f32", r_uitofp_i1, 0, 0 },
     { "fptosi", F32, I32, "%r = arith.fptosi $x : f32 to i32", r_fptosi, 0, IN_INT_RANGE },
     { "fptoui", F32, I32, "%r = arith.fptoui $x : f32 to i32", r_fptoui, 0, IN_INT_RANGE | IN_POSITIVE },
     { "extf", F16, F32, "%r = arith.extf $x : f16 to f32", r_extf, 0, 0 },
@@ -318,6 +421,70 @@ static const opcase cases[] = {
     { "divui_i16", I16, I16, BIN("divui", "i16"), r_divui16, 0, IN_NONZERO_B },
     { "cmpi_slt_i16", I16, I32, "%c = arith.cmpi slt, $x, $y : i16\n    %r = arith.extui %c : i1 to i32", r_slt16, 0, 0 },
     { "addi_i8", I8, I8, BIN("addi", "i8"), r_add8, 0, 0 },
+    { "i64_addi", I64, I64, BIN("addi", "i64"), r_addi64, 0, 0 },
+    { "i64_subi", I64, I64, BIN("subi", "i64"), r_subi64, 0, 0 },
+    { "i64_muli", I64, I64, BIN("muli", "i64"), r_muli64, 0, 0 },
+    { "i64_andi", I64, I64, BIN("andi", "i64"), r_andi64, 0, 0 },
+    { "i64_ori", I64, I64, BIN("ori", "i64"), r_ori64, 0, 0 },
+    { "i64_xori", I64, I64, BIN("xori", "i64"), r_xori64, 0, 0 },
+    { "i64_shli", I64, I64, SHIFT64("shli"), r_shli64, 0, 0 },
+    { "i64_shrui", I64, I64, SHIFT64("shrui"), r_shrui64, 0, 0 },
+    { "i64_shrsi", I64, I64, SHIFT64("shrsi"), r_shrsi64, 0, 0 },
+    { "i64_minsi", I64, I64, BIN("minsi", "i64"), r_minsi64, 0, 0 },
+    { "i64_maxsi", I64, I64, BIN("maxsi", "i64"), r_maxsi64, 0, 0 },
+    { "i64_minui", I64, I64, BIN("minui", "i64"), r_minui64, 0, 0 },
+    { "i64_maxui", I64, I64, BIN("maxui", "i64"), r_maxui64, 0, 0 },
+    { "i64_select", I64, I64, "%o = arith.constant 1 : i64\n    %l = arith.andi $x, %o : i64\n    %c = arith.cmpi ne, %l, %o : i64\n    %r = arith.select %c, $y, $x : i64", r_select64, 0, 0 },
+    { "i64_cmpi_eq", I64, I32, CMPI64("eq"), r_eq64, 0, 0 },
+    { "i64_cmpi_ne", I64, I32, CMPI64("ne"), r_ne64, 0, 0 },
+    { "i64_cmpi_slt", I64, I32, CMPI64("slt"), r_slt64, 0, 0 },
+    { "i64_cmpi_sle", I64, I32, CMPI64("sle"), r_sle64, 0, 0 },
+    { "i64_cmpi_sgt", I64, I32, CMPI64("sgt"), r_sgt64, 0, 0 },
+    { "i64_cmpi_sge", I64, I32, CMPI64("sge"), r_sge64, 0, 0 },
+    { "i64_cmpi_ult", I64, I32, CMPI64("ult"), r_ult64, 0, 0 },
+    { "i64_cmpi_ule", I64, I32, CMPI64("ule"), r_ule64, 0, 0 },
+    { "i64_cmpi_ugt", I64, I32, CMPI64("ugt"), r_ugt64, 0, 0 },
+    { "i64_cmpi_uge", I64, I32, CMPI64("uge"), r_uge64, 0, 0 },
+    { "i64_extsi", I32, I64, "%r = arith.extsi $x : i32 to i64", r_extsi64, 0, 0 },
+    { "i64_extui", I32, I64, "%r = arith.extui $x : i32 to i64", r_extui64, 0, 0 },
+    { "i64_trunci", I64, I32, "%r = arith.trunci $x : i64 to i32", r_trunci64, 0, 0 },
+    { "i64_index_cast", I64, I32, "%n = arith.index_cast $x : i64 to index\n    %r = arith.index_cast %n : index to i32", r_trunci64, 0, 0 },
+    { "i64_index_cast_s", I32, I64, "%n = arith.index_cast $x : i32 to index\n    %r = arith.index_cast %n : index to i64", r_extsi64, 0, 0 },
+    { "i64_index_castui", I32, I64, "%n = arith.index_castui $x : i32 to index\n    %r = arith.index_castui %n : index to i64", r_extui64, 0, 0 },
+    { "f64_addf", F64, F64, BIN("addf", "f64"), r_addf64, 0, IN_NAN },
+    { "f64_subf", F64, F64, BIN("subf", "f64"), r_subf64, 0, 0 },
+    { "f64_mulf", F64, F64, BIN("mulf", "f64"), r_mulf64, 0, 0 },
+    { "f64_negf", F64, F64, UN("arith.negf", "f64"), r_negf64, 0, 0 },
+    { "f64_absf", F64, F64, UN("math.absf", "f64"), r_absf64, 0, 0 },
+    { "f64_fma", F64, F64, "%r = math.fma $x, $y, $x : f64", r_fma64, 0, 0 },
+    { "f64_minnumf", F64, F64, BIN("minnumf", "f64"), r_minnumf64, 0, 0 },
+    { "f64_maxnumf", F64, F64, BIN("maxnumf", "f64"), r_maxnumf64, 0, 0 },
+    { "f64_minimumf", F64, F64, BIN("minimumf", "f64"), r_minimumf64, 0, IN_NAN },
+    { "f64_maximumf", F64, F64, BIN("maximumf", "f64"), r_maximumf64, 0, IN_NAN },
+    { "f64_select", F64, F64, "%c = arith.cmpf olt, $x, $y : f64\n    %r = arith.select %c, $y, $x : f64", r_maxnumf64, 0, 0 },
+    { "f64_cmpf_false", F64, I32, CMPF64("false"), r_ffalse, 0, IN_NAN },
+    { "f64_cmpf_oeq", F64, I32, CMPF64("oeq"), r_doeq, 0, IN_NAN },
+    { "f64_cmpf_ogt", F64, I32, CMPF64("ogt"), r_dogt, 0, IN_NAN },
+    { "f64_cmpf_oge", F64, I32, CMPF64("oge"), r_doge, 0, IN_NAN },
+    { "f64_cmpf_olt", F64, I32, CMPF64("olt"), r_dolt, 0, IN_NAN },
+    { "f64_cmpf_ole", F64, I32, CMPF64("ole"), r_dole, 0, IN_NAN },
+    { "f64_cmpf_one", F64, I32, CMPF64("one"), r_done, 0, IN_NAN },
+    { "f64_cmpf_ord", F64, I32, CMPF64("ord"), r_dord, 0, IN_NAN },
+    { "f64_cmpf_ueq", F64, I32, CMPF64("ueq"), r_dueq, 0, IN_NAN },
+    { "f64_cmpf_ugt", F64, I32, CMPF64("ugt"), r_dugt, 0, IN_NAN },
+    { "f64_cmpf_uge", F64, I32, CMPF64("uge"), r_duge, 0, IN_NAN },
+    { "f64_cmpf_ult", F64, I32, CMPF64("ult"), r_dult, 0, IN_NAN },
+    { "f64_cmpf_ule", F64, I32, CMPF64("ule"), r_dule, 0, IN_NAN },
+    { "f64_cmpf_une", F64, I32, CMPF64("une"), r_dune, 0, IN_NAN },
+    { "f64_cmpf_uno", F64, I32, CMPF64("uno"), r_duno, 0, IN_NAN },
+    { "f64_cmpf_true", F64, I32, CMPF64("true"), r_ftrue, 0, IN_NAN },
+    { "f64_extf", F32, F64, "%r = arith.extf $x : f32 to f64", r_extf64, 0, IN_NAN },
+    { "f64_truncf", F64, F32, "%r = arith.truncf $x : f64 to f32", r_truncf64, 0, IN_NAN },
+    { "f64_sitofp", I32, F64, "%r = arith.sitofp $x : i32 to f64", r_sitofp64, 0, 0 },
+    { "f64_uitofp", I32, F64, "%r = arith.uitofp $x : i32 to f64", r_uitofp64, 0, 0 },
+    { "f64_sitofp_i1", I32, F64, "%c = arith.cmpi slt, $x, $y : i32\n    %r = arith.sitofp %c : i1 to f64", r_sitofp64_i1, 0, 0 },
+    { "f64_fptosi", F64, I32, "%r = arith.fptosi $x : f64 to i32", r_fptosi64, 0, IN_INT_RANGE },
+    { "f64_fptoui", F64, I32, "%r = arith.fptoui $x : f64 to i32", r_fptoui64, 0, IN_INT_RANGE | IN_POSITIVE },
 };
 
 /* ---- kernels -------------------------------------------------------------------------- */
@@ -378,11 +545,34 @@ static uint64_t rand_input(const opcase *c, int is_b, unsigned i)
             return is_b ? 0x80000000u : 0;
         return bits_f32(f);
     }
+    if (t == F64) {
+        /* 53 random significand bits, so that rounding shows */
+        double d = ((double)(((uint64_t)mk_rand() << 32 | mk_rand()) >> 11) / 9007199254740992.0 -
+                    0.5) * 16.0;
+        if (c->inputs & IN_INT_RANGE)
+            d = (double)(int32_t)mk_rand() + (double)(mk_rand() % 1000) / 1000.0;
+        if (c->inputs & IN_POSITIVE)
+            d = fabs(d) + 0.001;
+        if ((c->inputs & IN_NAN) && i % 16 == 3)
+            return is_b ? 0x7ff8000000000000ull : bits_f64(d);
+        if ((c->inputs & IN_NAN) && i % 16 == 5)
+            return 0xfff0000000000000ull;
+        if ((c->inputs & IN_NAN) && i % 16 == 7)
+            return is_b ? 0x8000000000000000ull : 0;
+        if ((c->inputs & IN_NAN) && i % 16 == 9)
+            return bits_f64(1.5); /* equal operands */
+        return bits_f64(d);
+    }
     if (t == F16)
         return mk_f32_to_f16(mk_randf() * 8.0f);
     uint64_t v = ((uint64_t)mk_rand() << 32 | mk_rand());
     if (i % 8 == 1)
         v = (uint64_t)(int64_t)(int32_t)(mk_rand() % 64 - 32); /* small values, signs */
+    if (t == I64 && i % 8 == 3) /* carries across the words, equal high words */
+        v = (uint64_t)(mk_rand() % 3 == 0 ? 0xFFFFFFFFu : mk_rand() % 2) << 32 |
+            (mk_rand() % 2 ? 0xFFFFFFFFu - mk_rand() % 4 : mk_rand() % 4);
+    if (t == I64 && i % 8 == 5) /* the sign bit */
+        v = (uint64_t)1 << 63 | (mk_rand() % 2 ? mk_rand() : 0);
     v &= mask_of(t);
     if ((c->inputs & IN_NONZERO_B) && is_b) {
         if (i % 4 == 2)
@@ -414,7 +604,7 @@ static void run_case(const opcase *c, unsigned mode)
     char konst[2][160] = { "", "" };
     for (unsigned k = 0; k < 2 && mode == 3; k++) {
         uint64_t v = get(k ? b : a, c->in, k ? ub : ua);
-        if (c->in == F32 || c->in == F16)
+        if (c->in == F32 || c->in == F16 || c->in == F64)
             snprintf(konst[k], sizeof(konst[k]), "%%k%c = arith.constant 0x%llX : %s\n    ",
                      k ? 'b' : 'a', (unsigned long long)v, tin);
         else
@@ -478,6 +668,8 @@ static void run_case(const opcase *c, unsigned mode)
                 }
                 if (!ok && c->out == F32 && isnan(f32_of(g)) && isnan(f32_of(w)))
                     ok = 1;
+                if (!ok && c->out == F64 && isnan(f64_of(g)) && isnan(f64_of(w)))
+                    ok = 1;
                 if (!ok && bad++ < 3)
                     CHECK_MSG(0, "element %u: a=0x%llx b=0x%llx: got 0x%llx, want 0x%llx", i,
                               (unsigned long long)get(a, c->in, mode >= 2 ? ua : i),
@@ -503,7 +695,7 @@ static void run_matching(const char *prefix)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         if (strncmp(cases[i].name, prefix, strlen(prefix)) == 0)
             for (unsigned mode = 0; mode < 4; mode++)
-                if (ty_bytes[cases[i].in] == 4 || mode == 0 || mode == 3)
+                if (ty_bytes[cases[i].in] >= 4 || mode == 0 || mode == 3)
                     run_case(&cases[i], mode);
 }
 
@@ -565,5 +757,18 @@ static void narrow_types(void)
         run_matching(names[i]);
 }
 
+static void i64_ops(void)
+{
+    mk_srand(8);
+    run_matching("i64_");
+}
+
+static void f64_ops(void)
+{
+    mk_srand(9);
+    run_matching("f64_");
+}
+
 UT_SUITE(UT_CASE(int_ops) UT_CASE(int_compares) UT_CASE(float_ops) UT_CASE(float_compares)
-             UT_CASE(math_ops) UT_CASE(casts) UT_CASE(narrow_types));
+             UT_CASE(math_ops) UT_CASE(casts) UT_CASE(narrow_types) UT_CASE(i64_ops)
+             UT_CASE(f64_ops));
