@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -78,6 +79,22 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* User + system time of the children waited for so far. */
+static double children_cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -136,9 +153,11 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Runs argv with stdout to `out` and stderr to `err` (either may be NULL:
-   /dev/null). Returns the exit status (-1 if it could not run) and the wall
-   time of spawn to exit in *secs. */
-static int run(const char *const *argv, const char *out, const char *err, double *secs)
+   /dev/null). Returns the exit status (-1 if it could not run), the wall time
+   of spawn to exit in *secs and the child's CPU time (user + system) in *cpu
+   (either may be NULL). */
+static int run_cpu(const char *const *argv, const char *out, const char *err, double *secs,
+                   double *cpu)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -147,6 +166,7 @@ static int run(const char *const *argv, const char *out, const char *err, double
     posix_spawn_file_actions_addopen(&fa, 2, err ? err : "/dev/null",
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
+    double c0 = children_cpu_s();
     double t0 = now_s();
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -158,7 +178,14 @@ static int run(const char *const *argv, const char *out, const char *err, double
             return -1;
     if (secs)
         *secs = now_s() - t0;
+    if (cpu)
+        *cpu = children_cpu_s() - c0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run(const char *const *argv, const char *out, const char *err, double *secs)
+{
+    return run_cpu(argv, out, err, secs, NULL);
 }
 
 /* Whether `prog` runs at all (`prog --version`). */
@@ -462,6 +489,7 @@ typedef struct row {
     char notes[512];
     char unlinked[256];       /* device-library functions LLVM's code calls */
     unsigned nkernels;
+    double ours_cpu, ours_proc_cpu, llvm_proc_cpu; /* best CPU times */
     double ours_best, ours_median, ours_front, ours_proc, llvm_proc, llvm_stage[3];
     unsigned nours, nllvm;
     kcode ours[MAX_KERNELS], llvm[MAX_KERNELS];
@@ -513,10 +541,12 @@ static int analyse(kcode *ks, unsigned *n, const char *asm_path, const char *dir
    assembly of the last repetition goes to `asm_path` (kernels concatenated). */
 static int ours_in_process(row *r, wa_context *ctx, const options *o, const char *asm_path)
 {
-    double t[MAX_REPS] = { 0 }, tf[MAX_REPS] = { 0 }; /* whole; reading and translating */
+    /* whole repetition, its reading and translating part, its CPU time */
+    double t[MAX_REPS] = { 0 }, tf[MAX_REPS] = { 0 }, c[MAX_REPS] = { 0 };
     unsigned reps = o->reps + 1; /* the first is a warm-up, not counted */
     for (unsigned rep = 0; rep < reps; rep++) {
         FILE *out = rep + 1 == reps ? fopen(asm_path, "wb") : NULL;
+        double c0 = cpu_s();
         double t0 = now_s();
         size_t len = 0;
         char *text = read_file(r->path, &len);
@@ -546,6 +576,7 @@ static int ours_in_process(row *r, wa_context *ctx, const options *o, const char
         wa_mlir_result_destroy(res);
         free(text);
         t[rep] = now_s() - t0;
+        c[rep] = cpu_s() - c0;
         if (out)
             fclose(out);
         if (st != WA_OK) {
@@ -559,7 +590,10 @@ static int ours_in_process(row *r, wa_context *ctx, const options *o, const char
     }
     r->ours_best = t[1];
     r->ours_front = tf[1];
+    r->ours_cpu = c[1];
     for (unsigned i = 2; i < reps; i++) {
+        if (c[i] < r->ours_cpu)
+            r->ours_cpu = c[i];
         if (t[i] < r->ours_best) {
             r->ours_best = t[i];
             r->ours_front = tf[i];
@@ -576,20 +610,24 @@ static void ours_process(row *r, const options *o, const char *dir)
     snprintf(tgt, sizeof tgt, "--target=%s", o->target);
     work_path(out, sizeof out, dir, "ours-process.s");
     r->ours_proc = -1;
+    r->ours_proc_cpu = -1;
     for (unsigned rep = 0; rep < o->reps; rep++) {
-        double sum = 0;
+        double sum = 0, csum = 0;
         for (unsigned k = 0; k < r->nkernels; k++) {
             char idx[32];
-            double s = 0;
+            double s = 0, c = 0;
             snprintf(idx, sizeof idx, "--kernel-index=%u", k);
             const char *argv[] = { o->translate, r->path, tgt, idx, "--pipeline=default",
                                    "--emit=asm", "-o", out, NULL };
-            if (run(argv, NULL, NULL, &s) != 0)
+            if (run_cpu(argv, NULL, NULL, &s, &c) != 0)
                 return;
             sum += s;
+            csum += c;
         }
         if (r->ours_proc < 0 || sum < r->ours_proc)
             r->ours_proc = sum;
+        if (r->ours_proc_cpu < 0 || csum < r->ours_proc_cpu)
+            r->ours_proc_cpu = csum;
     }
 }
 
@@ -651,10 +689,11 @@ static int llvm_side(row *r, const options *o, const char *dir, const char *asm_
     const char *const *stage[3] = { opt, tr, lc };
     static const char *const stage_name[3] = { "mlir-opt", "mlir-translate", "llc" };
     r->llvm_proc = -1;
+    r->llvm_proc_cpu = -1;
     for (unsigned rep = 0; rep < o->reps; rep++) {
-        double s[3];
+        double s[3], c[3];
         for (unsigned i = 0; i < 3; i++) {
-            if (run(stage[i], NULL, err, &s[i]) != 0) {
+            if (run_cpu(stage[i], NULL, err, &s[i], &c[i]) != 0) {
                 first_line(line, sizeof line, err);
                 snprintf(r->skip_llvm, sizeof r->skip_llvm, "%s fails: %s", stage_name[i], line);
                 return -1;
@@ -666,7 +705,9 @@ static int llvm_side(row *r, const options *o, const char *dir, const char *asm_
                 return -1;
             }
         }
-        double sum = s[0] + s[1] + s[2];
+        double sum = s[0] + s[1] + s[2], csum = c[0] + c[1] + c[2];
+        if (r->llvm_proc_cpu < 0 || csum < r->llvm_proc_cpu)
+            r->llvm_proc_cpu = csum;
         if (r->llvm_proc < 0 || sum < r->llvm_proc) {
             r->llvm_proc = sum;
             memcpy(r->llvm_stage, s, sizeof s);
@@ -756,11 +797,12 @@ static void print_times(const row *rows, unsigned n)
     printf("\nCompile time. ours-us: libwaveasm in process, best repetition (mlir-us: its\n"
            "reading and wa_mlir_translate part; ours-med: median); ours-ms: waveasm-translate\n"
            "process; llvm-ms: mlir-opt + mlir-translate + llc processes (best sum, and its\n"
-           "parts). x = LLVM time / libwaveasm time.\n\n");
-    printf("%-22s %9s %9s %9s %9s %9s %8s %8s %8s %8s %7s\n", "kernel", "ours-us", "mlir-us",
-           "ours-med", "ours-ms", "llvm-ms", "opt-ms", "trans-ms", "llc-ms", "x-inproc",
-           "x-proc");
-    double lg_in = 0, lg_pr = 0;
+           "parts). x = LLVM time / libwaveasm time; cpu-x: the same ratios of CPU times\n"
+           "(user + system; best repetition), less disturbed by other work on the machine.\n\n");
+    printf("%-22s %9s %9s %9s %9s %9s %8s %8s %8s %8s %7s %8s %7s\n", "kernel", "ours-us",
+           "mlir-us", "ours-med", "ours-ms", "llvm-ms", "opt-ms", "trans-ms", "llc-ms",
+           "x-inproc", "x-proc", "cpu-x-in", "cpu-x-p");
+    double lg_in = 0, lg_pr = 0, lg_cin = 0, lg_cpr = 0;
     unsigned cnt = 0;
     for (unsigned i = 0; i < n; i++) {
         const row *r = &rows[i];
@@ -771,19 +813,24 @@ static void print_times(const row *rows, unsigned n)
         }
         double xin = r->llvm_proc / r->ours_best;
         double xpr = r->ours_proc > 0 ? r->llvm_proc / r->ours_proc : 0;
-        printf("%-22s %9.0f %9.0f %9.0f %9.1f %9.1f %8.1f %8.1f %8.1f %8.0f %7.1f\n", r->label,
-               r->ours_best * 1e6, r->ours_front * 1e6, r->ours_median * 1e6, r->ours_proc * 1e3,
-               r->llvm_proc * 1e3, r->llvm_stage[0] * 1e3, r->llvm_stage[1] * 1e3,
-               r->llvm_stage[2] * 1e3, xin, xpr);
-        if (xpr > 0) {
+        double cin = r->ours_cpu > 0 ? r->llvm_proc_cpu / r->ours_cpu : 0;
+        double cpr = r->ours_proc_cpu > 0 ? r->llvm_proc_cpu / r->ours_proc_cpu : 0;
+        printf("%-22s %9.0f %9.0f %9.0f %9.1f %9.1f %8.1f %8.1f %8.1f %8.0f %7.1f %8.0f %7.1f\n",
+               r->label, r->ours_best * 1e6, r->ours_front * 1e6, r->ours_median * 1e6,
+               r->ours_proc * 1e3, r->llvm_proc * 1e3, r->llvm_stage[0] * 1e3,
+               r->llvm_stage[1] * 1e3, r->llvm_stage[2] * 1e3, xin, xpr, cin, cpr);
+        if (xpr > 0 && cin > 0 && cpr > 0) {
             lg_in += log(xin);
             lg_pr += log(xpr);
+            lg_cin += log(cin);
+            lg_cpr += log(cpr);
             cnt++;
         }
     }
     if (cnt)
-        printf("%-22s %9s %9s %9s %9s %9s %8s %8s %8s %8.0f %7.1f  (%u files)\n", "geomean", "",
-               "", "", "", "", "", "", "", exp(lg_in / cnt), exp(lg_pr / cnt), cnt);
+        printf("%-22s %9s %9s %9s %9s %9s %8s %8s %8s %8.0f %7.1f %8.0f %7.1f  (%u files)\n",
+               "geomean", "", "", "", "", "", "", "", "", exp(lg_in / cnt), exp(lg_pr / cnt),
+               exp(lg_cin / cnt), exp(lg_cpr / cnt), cnt);
 }
 
 static void print_code(const row *rows, unsigned n)
