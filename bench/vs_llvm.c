@@ -648,7 +648,7 @@ static void llvm_pipeline(char *dst, size_t cap, const char *target)
 static int llvm_side(row *r, const options *o, const char *dir, const char *asm_path)
 {
     char prep[1024], prep_out[1024], low[1024], mod[1024], ll[1024], err[1024];
-    char pipeline[1024], mcpu[64], line[512];
+    char pipeline[1024], mcpu[64], line[300];
     work_path(prep, sizeof prep, dir, "llvm-prep.mlir");
     work_path(prep_out, sizeof prep_out, dir, "llvm-prep.txt");
     work_path(low, sizeof low, dir, "llvm-lowered.mlir");
@@ -876,7 +876,7 @@ static void print_ratios(const row *rows, unsigned n)
            "non-zero (n), and the kernels where LLVM's figure is better.\n\n");
     for (unsigned c = 0; c < C_COUNT_; c++) {
         double lg = 0;
-        unsigned cnt = 0, zero_both = 0;
+        unsigned cnt = 0;
         char wins[2048] = "";
         for (unsigned i = 0; i < n; i++) {
             const row *r = &rows[i];
@@ -891,8 +891,6 @@ static void print_ratios(const row *rows, unsigned n)
                 if (x > 0 && y > 0) {
                     lg += log((double)x / (double)y);
                     cnt++;
-                } else if (x == 0 && y == 0) {
-                    zero_both++;
                 }
                 int llvm_better = col_better[c] < 0 ? y < x : col_better[c] > 0 ? y > x : 0;
                 if (llvm_better) {
