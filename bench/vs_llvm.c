@@ -58,13 +58,14 @@ extern char **environ;
 
 #define MAX_FILES 128
 #define MAX_KERNELS 16
-#define MAX_REPS 1001
+#define MAX_REPS 10001
 
 /* ---- options ---------------------------------------------------------------------------- */
 
 typedef struct options {
     const char *target;
-    unsigned reps;
+    unsigned reps;            /* process measurements */
+    unsigned inproc_reps;     /* in-process measurements (cheap: many) */
     int quick;
     int defaults;             /* also the kernels of the source tree */
     const char *keep;         /* keep the work files in this directory */
@@ -95,36 +96,6 @@ static double children_cpu_s(void)
     getrusage(RUSAGE_CHILDREN, &ru);
     return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
            (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 >= cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -198,7 +169,7 @@ static int have_tool(const char *prog)
 /* The first line of a file, for error messages. */
 static void first_line(char *dst, size_t cap, const char *path)
 {
-    char *t = read_file(path, NULL);
+    char *t = bench_read_file(path, NULL);
     dst[0] = '\0';
     if (!t)
         return;
@@ -509,7 +480,7 @@ static int analyse(kcode *ks, unsigned *n, const char *asm_path, const char *dir
     snprintf(syms, sizeof syms, "%s/%s.syms", dir, side);
     snprintf(log, sizeof log, "%s/%s.mc.err", dir, side);
     snprintf(mcpu, sizeof mcpu, "-mcpu=%s", o->target);
-    char *text = read_file(asm_path, NULL);
+    char *text = bench_read_file(asm_path, NULL);
     if (!text) {
         snprintf(err, errcap, "cannot read %s", asm_path);
         return -1;
@@ -526,7 +497,7 @@ static int analyse(kcode *ks, unsigned *n, const char *asm_path, const char *dir
     }
     const char *re[] = { o->llvm_readelf, "-s", "--wide", obj, NULL };
     if (run(re, syms, NULL, NULL) == 0) {
-        char *s = read_file(syms, NULL);
+        char *s = bench_read_file(syms, NULL);
         if (s) {
             read_symbol_sizes(ks, *n, s);
             free(s);
@@ -543,13 +514,13 @@ static int ours_in_process(row *r, wa_context *ctx, const options *o, const char
 {
     /* whole repetition, its reading and translating part, its CPU time */
     double t[MAX_REPS] = { 0 }, tf[MAX_REPS] = { 0 }, c[MAX_REPS] = { 0 };
-    unsigned reps = o->reps + 1; /* the first is a warm-up, not counted */
+    unsigned reps = o->inproc_reps + 1; /* the first is a warm-up, not counted */
     for (unsigned rep = 0; rep < reps; rep++) {
         FILE *out = rep + 1 == reps ? fopen(asm_path, "wb") : NULL;
         double c0 = cpu_s();
         double t0 = now_s();
         size_t len = 0;
-        char *text = read_file(r->path, &len);
+        char *text = bench_read_file(r->path, &len);
         if (!text) {
             snprintf(r->skip_ours, sizeof r->skip_ours, "cannot read the file");
             if (out)
@@ -664,7 +635,7 @@ static int llvm_side(row *r, const options *o, const char *dir, const char *asm_
         snprintf(r->skip_llvm, sizeof r->skip_llvm, "rewrite script failed: %s", line);
         return -1;
     }
-    char *said = read_file(prep_out, NULL);
+    char *said = bench_read_file(prep_out, NULL);
     if (!said) {
         snprintf(r->skip_llvm, sizeof r->skip_llvm, "rewrite script said nothing");
         return -1;
@@ -721,7 +692,7 @@ static int llvm_side(row *r, const options *o, const char *dir, const char *asm_
    library (not installed here) the code is incomplete. */
 static void unlinked_calls(char *dst, size_t cap, const char *path)
 {
-    char *text = read_file(path, NULL);
+    char *text = bench_read_file(path, NULL);
     dst[0] = '\0';
     if (!text)
         return;
@@ -919,13 +890,36 @@ static void print_ratios(const row *rows, unsigned n)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/* --name=path options that name the programs used; 1 if `arg` is one. */
+static int program_option(options *o, const char *arg)
+{
+    const struct {
+        const char *name;
+        const char **field;
+    } progs[] = {
+        { "--mlir-opt", &o->mlir_opt }, { "--mlir-translate", &o->mlir_translate },
+        { "--llc", &o->llc },           { "--llvm-mc", &o->llvm_mc },
+        { "--llvm-readelf", &o->llvm_readelf }, { "--python", &o->python },
+        { "--prep", &o->prep },         { "--translate", &o->translate },
+    };
+    for (unsigned i = 0; i < sizeof progs / sizeof *progs; i++) {
+        const char *v = bench_arg_value(arg, progs[i].name);
+        if (v) {
+            *progs[i].field = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [options] [file.mlir ...]\n"
             "  --target=gfx942|gfx950|gfx90a   target (default gfx942)\n"
-            "  --reps=N                        repetitions per measurement (default 5)\n"
-            "  --quick                         one repetition, a few kernels\n"
+            "  --reps=N                        repetitions of the processes (default 5)\n"
+            "  --inproc-reps=N                 repetitions in process (default 100)\n"
+            "  --quick                         one repetition (3 in process), a few kernels\n"
             "  --only                          only the files on the command line\n"
             "  --keep=DIR                      keep the work files (assembly of both sides) in DIR\n"
             "  --mlir-opt=P --mlir-translate=P --llc=P --llvm-mc=P --llvm-readelf=P\n"
@@ -936,7 +930,7 @@ static int usage(const char *argv0)
 
 int main(int argc, char **argv)
 {
-    options o = { "gfx942", 5, 0, 1, NULL, "mlir-opt-22", "mlir-translate-22", "llc-22",
+    options o = { "gfx942", 5, 100, 0, 1, NULL, "mlir-opt-22", "mlir-translate-22", "llc-22",
                   "llvm-mc-22", "llvm-readelf-22", "/usr/bin/python3",
                   WAVEASM_BENCH_SOURCE_DIR "/bench/vs_llvm_prep.py", WAVEASM_BENCH_TRANSLATE };
     char *files[MAX_FILES];
@@ -951,35 +945,27 @@ int main(int argc, char **argv)
             o.reps = (unsigned)strtoul(v, NULL, 10);
             if (o.reps < 1 || o.reps >= MAX_REPS)
                 return usage(argv[0]);
+        } else if ((v = bench_arg_value(a, "--inproc-reps"))) {
+            o.inproc_reps = (unsigned)strtoul(v, NULL, 10);
+            if (o.inproc_reps < 1 || o.inproc_reps >= MAX_REPS)
+                return usage(argv[0]);
         } else if (strcmp(a, "--quick") == 0)
             o.quick = 1;
         else if (strcmp(a, "--only") == 0)
             o.defaults = 0;
         else if ((v = bench_arg_value(a, "--keep")))
             o.keep = v;
-        else if ((v = bench_arg_value(a, "--mlir-opt")))
-            o.mlir_opt = v;
-        else if ((v = bench_arg_value(a, "--mlir-translate")))
-            o.mlir_translate = v;
-        else if ((v = bench_arg_value(a, "--llc")))
-            o.llc = v;
-        else if ((v = bench_arg_value(a, "--llvm-mc")))
-            o.llvm_mc = v;
-        else if ((v = bench_arg_value(a, "--llvm-readelf")))
-            o.llvm_readelf = v;
-        else if ((v = bench_arg_value(a, "--python")))
-            o.python = v;
-        else if ((v = bench_arg_value(a, "--prep")))
-            o.prep = v;
-        else if ((v = bench_arg_value(a, "--translate")))
-            o.translate = v;
+        else if (program_option(&o, a))
+            continue;
         else if (a[0] == '-')
             return usage(argv[0]);
         else if (nextra < MAX_FILES)
             extra[nextra++] = (char *)a;
     }
-    if (o.quick)
+    if (o.quick) {
         o.reps = 1;
+        o.inproc_reps = 3;
+    }
     wa_target target;
     if (wa_target_from_name(&target, o.target) != WA_OK) {
         fprintf(stderr, "unknown target %s\n", o.target);
@@ -1060,7 +1046,8 @@ int main(int argc, char **argv)
         return 1;
     char pipeline[1024];
     llvm_pipeline(pipeline, sizeof pipeline, o.target);
-    printf("vs_llvm: target %s, %u repetitions, %u files\n", o.target, o.reps, nfiles);
+    printf("vs_llvm: target %s, %u repetitions in process, %u of the processes, %u files\n",
+           o.target, o.inproc_reps, o.reps, nfiles);
     printf("libwaveasm: %s; MLIR front end %s\n", wa_version_string(), wa_mlir_version_string());
     printf("LLVM: %s %s | %s --mlir-to-llvmir | %s -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=%s\n",
            o.mlir_opt, pipeline, o.mlir_translate, o.llc, o.target);
