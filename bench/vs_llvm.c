@@ -931,7 +931,7 @@ static int usage(const char *argv0)
 int main(int argc, char **argv)
 {
     options o = { "gfx942", 5, 100, 0, 1, NULL, "mlir-opt-22", "mlir-translate-22", "llc-22",
-                  "llvm-mc-22", "llvm-readelf-22", "/usr/bin/python3",
+                  "llvm-mc-22", "llvm-readelf-22", "python3",
                   WAVEASM_BENCH_SOURCE_DIR "/bench/vs_llvm_prep.py", WAVEASM_BENCH_TRANSLATE };
     char *files[MAX_FILES];
     const char *prefix[MAX_FILES];
@@ -971,7 +971,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown target %s\n", o.target);
         return 2;
     }
-    const char *tools[] = { o.mlir_opt, o.mlir_translate, o.llc, o.llvm_mc, o.llvm_readelf };
+    const char *tools[] = { o.mlir_opt, o.mlir_translate, o.llc, o.llvm_mc, o.llvm_readelf,
+                            o.python };
     for (unsigned i = 0; i < sizeof tools / sizeof *tools; i++) {
         if (!have_tool(tools[i])) {
             printf("vs_llvm: skipped: %s is not available\n", tools[i]);

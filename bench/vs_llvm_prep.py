@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """bench/vs_llvm_prep.py - text steps of the LLVM side of vs_llvm (untimed).
 
 Upstream MLIR lowers kernels only in the shape its GPU pipeline expects. This
