@@ -866,15 +866,8 @@ static void print_ratios(const row *rows, unsigned n)
                 int llvm_better = col_better[c] < 0 ? y < x : col_better[c] > 0 ? y > x : 0;
                 if (llvm_better) {
                     size_t l = strlen(wins);
-                    snprintf(wins + l, sizeof wins - l, "%s%s(%ld<%ld)", l ? " " : "",
-                             r->label, y, x);
-                    if (col_better[c] > 0) {
-                        wins[strlen(wins) - 1] = '\0';
-                        char *lt = strrchr(wins, '<');
-                        if (lt)
-                            *lt = '>';
-                        strncat(wins, ")", sizeof wins - strlen(wins) - 1);
-                    }
+                    snprintf(wins + l, sizeof wins - l, "%s%s(%ld%c%ld)", l ? " " : "",
+                             r->label, y, col_better[c] > 0 ? '>' : '<', x);
                 }
             }
         }
