@@ -64,8 +64,11 @@ def rewrite_dispatch(lines, notes):
     """func.func with !stream.binding arguments -> gpu.func in a gpu.module."""
     out = []
     converted = False
+    inside = False   # in the body of a rewritten function
     for line in lines:
         m = re.match(r'^(\s*)func\.func @([\w$.-]+)\(', line)
+        if m:
+            inside = False
         if m and '!stream.binding' in line:
             open_i = line.index('(', m.end() - 1)
             close_i = matching_paren(line, open_i)
@@ -77,7 +80,7 @@ def rewrite_dispatch(lines, notes):
                 block = ' attributes {known_block_size = array<i32: %s, %s, %s>}' % size.groups()
             line = '%sgpu.func @%s(%s) kernel%s {' % (m.group(1), m.group(2), args, block)
             notes.append('dispatch as gpu.func (bindings: memref<?xi8> + memref.view)')
-            converted = True
+            converted = inside = True
         s = SUBSPAN.match(line)
         if s:
             ops = [o.strip() for o in s.group(3).split(',')]
@@ -85,7 +88,7 @@ def rewrite_dispatch(lines, notes):
             line = '%s%s = memref.view %s[%s][%s] : memref<?xi8> to %s' % (
                 s.group(1), s.group(2), ops[0], ops[1], sizes, s.group(5))
         r = re.match(r'^(\s*)(?:func\.)?return$', line)
-        if converted and r:
+        if inside and r:
             line = r.group(1) + 'gpu.return'
         out.append(line)
     if not converted:
