@@ -804,6 +804,31 @@ static void print_times(const row *rows, unsigned n)
                exp(lg_cin / cnt), exp(lg_cpr / cnt), cnt);
 }
 
+/* A kernel whose code both sides produced (LLVM's `b` may be NULL in
+   print_code's table when the names differ). */
+typedef struct pair {
+    const row *r;
+    const kcode *a, *b;
+} pair;
+
+/* The kernels to compare, in file order: not failed, not skipped, LLVM's code
+   complete. Returns how many (at most `max`). */
+static unsigned compared(pair *out, unsigned max, const row *rows, unsigned n)
+{
+    unsigned np = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const row *r = &rows[i];
+        if (r->skip_ours[0] || r->skip_llvm[0] || r->unlinked[0])
+            continue;
+        for (unsigned k = 0; k < r->nours && np < max; k++) {
+            out[np].r = r;
+            out[np].a = &r->ours[k];
+            out[np++].b = find_kernel((kcode *)r->llvm, r->nllvm, r->ours[k].name);
+        }
+    }
+    return np;
+}
+
 static void print_code(const row *rows, unsigned n)
 {
     printf("\nCode, per kernel: ours / LLVM (counts from the assembly, the same ISA-table\n"
@@ -814,30 +839,26 @@ static void print_code(const row *rows, unsigned n)
     for (unsigned c = 0; c < C_COUNT_; c++)
         printf(" %7s", col_name[c]);
     printf("\n");
-    for (unsigned i = 0; i < n; i++) {
-        const row *r = &rows[i];
-        if (r->skip_ours[0] || r->skip_llvm[0] || r->unlinked[0])
-            continue;
-        for (unsigned k = 0; k < r->nours; k++) {
-            const kcode *a = &r->ours[k];
-            const kcode *b = find_kernel((kcode *)r->llvm, r->nllvm, a->name);
-            char label[128];
-            if (r->nours > 1)
-                snprintf(label, sizeof label, "%s:%s", r->label, a->name);
+    static pair ps[MAX_FILES * MAX_KERNELS];
+    unsigned np = compared(ps, MAX_FILES * MAX_KERNELS, rows, n);
+    for (unsigned i = 0; i < np; i++) {
+        const kcode *a = ps[i].a, *b = ps[i].b;
+        char label[240];
+        if (ps[i].r->nours > 1)
+            snprintf(label, sizeof label, "%s:%s", ps[i].r->label, a->name);
+        else
+            snprintf(label, sizeof label, "%s", ps[i].r->label);
+        printf("%-22s %-4s", label, "ours");
+        for (unsigned c = 0; c < C_COUNT_; c++)
+            printf(" %7ld", a->v[c]);
+        printf("\n%-22s %-4s", "", "llvm");
+        for (unsigned c = 0; c < C_COUNT_; c++) {
+            if (b)
+                printf(" %7ld", b->v[c]);
             else
-                snprintf(label, sizeof label, "%s", r->label);
-            printf("%-22s %-4s", label, "ours");
-            for (unsigned c = 0; c < C_COUNT_; c++)
-                printf(" %7ld", a->v[c]);
-            printf("\n%-22s %-4s", "", "llvm");
-            for (unsigned c = 0; c < C_COUNT_; c++) {
-                if (b)
-                    printf(" %7ld", b->v[c]);
-                else
-                    printf(" %7s", "-");
-            }
-            printf("\n");
+                printf(" %7s", "-");
         }
+        printf("\n");
     }
 }
 
@@ -845,30 +866,25 @@ static void print_ratios(const row *rows, unsigned n)
 {
     printf("\nRatios ours/LLVM: geometric mean over the kernels where both counts are\n"
            "non-zero (n), and the kernels where LLVM's figure is better.\n\n");
+    static pair ps[MAX_FILES * MAX_KERNELS];
+    unsigned np = compared(ps, MAX_FILES * MAX_KERNELS, rows, n);
     for (unsigned c = 0; c < C_COUNT_; c++) {
         double lg = 0;
         unsigned cnt = 0;
         char wins[2048] = "";
-        for (unsigned i = 0; i < n; i++) {
-            const row *r = &rows[i];
-            if (r->skip_ours[0] || r->skip_llvm[0] || r->unlinked[0])
+        for (unsigned i = 0; i < np; i++) {
+            if (!ps[i].b)
                 continue;
-            for (unsigned k = 0; k < r->nours; k++) {
-                const kcode *a = &r->ours[k];
-                const kcode *b = find_kernel((kcode *)r->llvm, r->nllvm, a->name);
-                if (!b)
-                    continue;
-                long x = a->v[c], y = b->v[c];
-                if (x > 0 && y > 0) {
-                    lg += log((double)x / (double)y);
-                    cnt++;
-                }
-                int llvm_better = col_better[c] < 0 ? y < x : col_better[c] > 0 ? y > x : 0;
-                if (llvm_better) {
-                    size_t l = strlen(wins);
-                    snprintf(wins + l, sizeof wins - l, "%s%s(%ld%c%ld)", l ? " " : "",
-                             r->label, y, col_better[c] > 0 ? '>' : '<', x);
-                }
+            long x = ps[i].a->v[c], y = ps[i].b->v[c];
+            if (x > 0 && y > 0) {
+                lg += log((double)x / (double)y);
+                cnt++;
+            }
+            int llvm_better = col_better[c] < 0 ? y < x : col_better[c] > 0 ? y > x : 0;
+            if (llvm_better) {
+                size_t l = strlen(wins);
+                snprintf(wins + l, sizeof wins - l, "%s%s(%ld%c%ld)", l ? " " : "",
+                         ps[i].r->label, y, col_better[c] > 0 ? '>' : '<', x);
             }
         }
         if (cnt)
