@@ -300,30 +300,38 @@ static wa_status build_symbols(writer *w)
         w->dynorder[i] = g;
     }
 
-    /* .strtab: labels (per kernel, in program order), globals, then _DYNAMIC. */
+    /* .strtab: labels (per kernel, in the order the assembler first meets them:
+       a branch to a label comes before the label), globals, then _DYNAMIC. */
     wa_sb_putc(&w->strtab, '\0');
     for (unsigned k = 0; k < w->n; k++) {
         const wa_object_kernel *ki = &w->kernels[k];
         if (!ki->label_offsets)
             continue;
         const wa_program *p = ki->prog;
+        unsigned char *seen = wa_tmp_calloc(w->ctx, p->nlabels + 1, 1);
+        if (!seen)
+            return wa_error_nomem(w->ctx);
         for (unsigned i = 0; i < p->ninstrs; i++) {
-            if (p->instrs[i].op != WA_OP_LABEL)
-                continue;
-            unsigned id = p->instrs[i].ops[0].id;
-            const char *name = p->labels[id].name;
-            if (is_temp_label(name))
-                continue;
-            symbol *s = &w->locals[w->nlocals++];
-            s->name = name;
-            s->strtab = (uint32_t)w->strtab.len;
-            wa_sb_puts(&w->strtab, name);
-            wa_sb_putc(&w->strtab, '\0');
-            s->info = STB_LOCAL << 4 | STT_NOTYPE;
-            s->shndx = S_TEXT;
-            s->value = ki->label_offsets[id];   /* relocated to the kernel later */
-            s->kernel = k;
+            for (unsigned o = 0; o < p->instrs[i].nops; o++) {
+                if (p->instrs[i].ops[o].kind != WA_OPND_LABEL)
+                    continue;
+                unsigned id = p->instrs[i].ops[o].id;
+                const char *name = p->labels[id].name;
+                if (seen[id] || !p->labels[id].placed || is_temp_label(name))
+                    continue;
+                seen[id] = 1;
+                symbol *s = &w->locals[w->nlocals++];
+                s->name = name;
+                s->strtab = (uint32_t)w->strtab.len;
+                wa_sb_puts(&w->strtab, name);
+                wa_sb_putc(&w->strtab, '\0');
+                s->info = STB_LOCAL << 4 | STT_NOTYPE;
+                s->shndx = S_TEXT;
+                s->value = ki->label_offsets[id];   /* relocated to the kernel later */
+                s->kernel = k;
+            }
         }
+        wa_tmp_free(w->ctx, seen);
     }
     for (unsigned g = 0; g < w->nglobals; g++) {
         w->globals[g].strtab = (uint32_t)w->strtab.len;
