@@ -41,27 +41,6 @@ typedef struct config {
     unsigned runs;
 } config;
 
-static char *read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = (size_t)n;
-    }
-    return buf;
-}
-
 /* One kernel: emit, time the toolchain, time the writer, compare. */
 static int bench_kernel(const config *cfg, wa_context *ctx, wa_program *p, const char *label)
 {
@@ -205,7 +184,7 @@ int main(int argc, char **argv)
         char path[512];
         snprintf(path, sizeof(path), "%s/%s", cfg.examples, examples[e]);
         size_t len = 0;
-        char *text = read_text(path, &len);
+        char *text = (char *)ref_read_file(path, &len);
         wa_program *p = NULL;
         if (!text || wa_program_parse(&p, ctx, text, len, path) != WA_OK ||
             wa_compile(p, NULL) != WA_OK) {

@@ -116,11 +116,6 @@ static uint32_t hash_sysv(const char *s, size_t n)
     return h;
 }
 
-static void put16(unsigned char *p, uint64_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
 static void put32(unsigned char *p, uint64_t v)
 {
     for (unsigned i = 0; i < 4; i++)
@@ -130,6 +125,18 @@ static void put64(unsigned char *p, uint64_t v)
 {
     for (unsigned i = 0; i < 8; i++)
         p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Little-endian fields one after the other: `sizes` holds each field's bytes
+   ("4488" is two 4-byte then two 8-byte fields), `v` their values. */
+static void put_record(unsigned char *p, const char *sizes, const uint64_t *v)
+{
+    for (; *sizes; sizes++, v++) {
+        unsigned n = (unsigned)(*sizes - '0');
+        for (unsigned i = 0; i < n; i++)
+            p[i] = (unsigned char)(*v >> (8 * i));
+        p += n;
+    }
 }
 
 static uint32_t e_flags(const wa_program *prog)
@@ -432,25 +439,15 @@ static uint64_t layout(writer *w)
 
 static void put_sym(unsigned char *p, uint32_t name, const symbol *s)
 {
-    put32(p, name);
-    p[4] = s->info;
-    p[5] = s->other;
-    put16(p + 6, s->shndx);
-    put64(p + 8, s->value);
-    put64(p + 16, s->size);
+    put_record(p, "411288",
+               (const uint64_t[]){ name, s->info, s->other, s->shndx, s->value, s->size });
 }
 
 static void put_phdr(unsigned char *p, uint32_t type, uint32_t flags, uint64_t off,
                      uint64_t addr, uint64_t filesz, uint64_t memsz, uint64_t align)
 {
-    put32(p, type);
-    put32(p + 4, flags);
-    put64(p + 8, off);
-    put64(p + 16, addr);
-    put64(p + 24, addr);
-    put64(p + 32, filesz);
-    put64(p + 40, memsz);
-    put64(p + 48, align);
+    put_record(p, "44888888",
+               (const uint64_t[]){ type, flags, off, addr, addr, filesz, memsz, align });
 }
 
 static void write_file(writer *w, unsigned char *buf, uint64_t size)
@@ -464,18 +461,11 @@ static void write_file(writer *w, unsigned char *buf, uint64_t size)
     static const unsigned char ident[8] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, ELFOSABI_AMDGPU_HSA };
     memcpy(buf, ident, sizeof(ident));
     buf[8] = ELFABIVERSION_AMDGPU_HSA_V5;
-    put16(buf + 16, ET_DYN);
-    put16(buf + 18, EM_AMDGPU);
-    put32(buf + 20, 1);
-    put64(buf + 32, EHDR_SIZE);
-    put64(buf + 40, shoff);
-    put32(buf + 48, e_flags(first));
-    put16(buf + 52, EHDR_SIZE);
-    put16(buf + 54, PHDR_SIZE);
-    put16(buf + 56, NPHDRS);
-    put16(buf + 58, SHDR_SIZE);
-    put16(buf + 60, S_COUNT);
-    put16(buf + 62, S_SHSTRTAB);
+    /* type, machine, version, entry, phoff, shoff, flags, sizes and counts */
+    put_record(buf + 16, "2248884222222",
+               (const uint64_t[]){ ET_DYN, EM_AMDGPU, 1, 0, EHDR_SIZE, shoff, e_flags(first),
+                                   EHDR_SIZE, PHDR_SIZE, NPHDRS, SHDR_SIZE, S_COUNT,
+                                   S_SHSTRTAB });
 
     /* Program headers */
     unsigned char *ph = buf + EHDR_SIZE;
@@ -526,10 +516,7 @@ static void write_file(writer *w, unsigned char *buf, uint64_t size)
 
     /* .gnu.hash */
     p = buf + s[S_GNU_HASH].off;
-    put32(p, w->nbuckets);
-    put32(p + 4, 1);
-    put32(p + 8, w->maskwords);
-    put32(p + 12, GNU_HASH_SHIFT2);
+    put_record(p, "4444", (const uint64_t[]){ w->nbuckets, 1, w->maskwords, GNU_HASH_SHIFT2 });
     unsigned char *bloom = p + 16;
     unsigned char *buckets = bloom + 8 * (size_t)w->maskwords;
     unsigned char *values = buckets + 4 * (size_t)w->nbuckets;
@@ -608,19 +595,11 @@ static void write_file(writer *w, unsigned char *buf, uint64_t size)
     memcpy(buf + s[S_STRTAB].off, w->strtab.data, w->strtab.len);
 
     /* Section headers */
-    for (unsigned i = 1; i < S_COUNT; i++) {
-        unsigned char *h = buf + shoff + SHDR_SIZE * i;
-        put32(h, s[i].name);
-        put32(h + 4, s[i].type);
-        put64(h + 8, s[i].flags);
-        put64(h + 16, s[i].addr);
-        put64(h + 24, s[i].off);
-        put64(h + 32, s[i].size);
-        put32(h + 40, s[i].link);
-        put32(h + 44, s[i].info);
-        put64(h + 48, s[i].align);
-        put64(h + 56, s[i].entsize);
-    }
+    for (unsigned i = 1; i < S_COUNT; i++)
+        put_record(buf + shoff + SHDR_SIZE * i, "4488884488",
+                   (const uint64_t[]){ s[i].name, s[i].type, s[i].flags, s[i].addr, s[i].off,
+                                       s[i].size, s[i].link, s[i].info, s[i].align,
+                                       s[i].entsize });
 }
 
 wa_status wa_object_write_comment(wa_context *ctx, const wa_object_kernel *kernels,

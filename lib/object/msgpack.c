@@ -50,16 +50,26 @@ void wa_mp_nil(wa_sb *sb)
     wa_sb_putc(sb, (char)(unsigned char)0xc0);
 }
 
+/* A string length or container count: in the lead byte (`fix` | n) below
+   `fix_limit`, else after the lead of the 8-, 16- or 32-bit form (0: the form
+   does not exist) that holds it. */
+static void put_len(wa_sb *sb, unsigned fix, uint64_t fix_limit, const unsigned char lead[3],
+                    uint64_t n)
+{
+    if (n < fix_limit)
+        wa_sb_putc(sb, (char)(unsigned char)(fix | n));
+    else if (lead[0] && n <= 0xFF)
+        put_be(sb, lead[0], n, 1);
+    else if (n <= 0xFFFF)
+        put_be(sb, lead[1], n, 2);
+    else
+        put_be(sb, lead[2], n, 4);
+}
+
 void wa_mp_strn(wa_sb *sb, const char *s, size_t n)
 {
-    if (n < 32)
-        wa_sb_putc(sb, (char)(unsigned char)(0xa0 | n));
-    else if (n <= 0xFF)
-        put_be(sb, 0xd9, n, 1);
-    else if (n <= 0xFFFF)
-        put_be(sb, 0xda, n, 2);
-    else
-        put_be(sb, 0xdb, (uint64_t)n, 4);
+    static const unsigned char lead[3] = { 0xd9, 0xda, 0xdb };
+    put_len(sb, 0xa0, 32, lead, n);
     wa_sb_putn(sb, s, n);
 }
 
@@ -73,20 +83,12 @@ void wa_mp_str(wa_sb *sb, const char *s)
 
 void wa_mp_map(wa_sb *sb, uint32_t n)
 {
-    if (n < 16)
-        wa_sb_putc(sb, (char)(unsigned char)(0x80 | n));
-    else if (n <= 0xFFFF)
-        put_be(sb, 0xde, n, 2);
-    else
-        put_be(sb, 0xdf, n, 4);
+    static const unsigned char lead[3] = { 0, 0xde, 0xdf };
+    put_len(sb, 0x80, 16, lead, n);
 }
 
 void wa_mp_array(wa_sb *sb, uint32_t n)
 {
-    if (n < 16)
-        wa_sb_putc(sb, (char)(unsigned char)(0x90 | n));
-    else if (n <= 0xFFFF)
-        put_be(sb, 0xdc, n, 2);
-    else
-        put_be(sb, 0xdd, n, 4);
+    static const unsigned char lead[3] = { 0, 0xdc, 0xdd };
+    put_len(sb, 0x90, 16, lead, n);
 }

@@ -12,31 +12,14 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
+#include "../object/ref_elf.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SKIP 77
-
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = n > 0 ? malloc((size_t)n) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        *size = (size_t)n;
-    return buf;
-}
 
 #define HIP_CHECK(call)                                                                  \
     do {                                                                                 \
@@ -54,7 +37,7 @@ static int load(hipModule_t *mod, hipFunction_t *fn, const char *dir, const char
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s-%s.hsaco", dir, target, name);
     size_t size = 0;
-    unsigned char *image = read_file(path, &size);
+    unsigned char *image = ref_read_file(path, &size);
     if (!image) {
         fprintf(stderr, "cannot read %s\n", path);
         return 1;

@@ -13,7 +13,7 @@ static uint64_t rd(const unsigned char *p, unsigned n)
     return v;
 }
 
-static unsigned char *read_file(const char *path, size_t *size)
+unsigned char *ref_read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -37,7 +37,7 @@ static unsigned char *read_file(const char *path, size_t *size)
 int elf_open(elf_view *v, const char *path)
 {
     memset(v, 0, sizeof(*v));
-    v->data = read_file(path, &v->size);
+    v->data = ref_read_file(path, &v->size);
     if (!v->data || v->size < 64 || memcmp(v->data, "\177ELF\2\1", 6) != 0)
         return 0;
     uint64_t shoff = rd(v->data + 40, 8);

@@ -18,6 +18,9 @@ typedef struct elf_view {
     const char *comment;
 } elf_view;
 
+/* The whole file, malloc'd with a NUL after the end; NULL if it cannot be read. */
+unsigned char *ref_read_file(const char *path, size_t *size);
+
 /* Reads `path`; 0 if it is not such a file or has no .text or .symtab. */
 int elf_open(elf_view *v, const char *path);
 

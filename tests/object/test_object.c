@@ -11,13 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Two arguments, one label: what the metadata and symbols depend on. */
 static const char copy_text[] =
     ".kernel copy_kernel\n"
     "  .target gfx942\n"
-    "  .workgroup_size 64, 1, 1\n"
-    "  .abi kernarg_ptr, workgroup_id_x, workitem_id_x\n"
-    "  .arg in, global_buffer, offset:0, size:8, align:8, const\n"
-    "  .arg out, global_buffer, offset:8, size:8, align:8\n"
+    "  .workgroup_size 128, 1, 1\n"
+    "  .abi kernarg_ptr, workitem_id_x\n"
+    "  .arg src, global_buffer, offset:0, size:8, align:8, const\n"
+    "  .arg dst, global_buffer, offset:8, size:8, align:8\n"
     "  s_load_dwordx2 s[4:5], s[0:1], 0\n"
     "  v_lshlrev_b32 v1, 3, v0\n"
     "loop:\n"
@@ -346,7 +347,7 @@ static void test_metadata(void)
     CHECK(md_lookup(&sb, ".args", &v, NULL, 0, NULL));
     CHECK_EQ_UINT(v, 2);
     CHECK(md_lookup(&sb, ".max_flat_workgroup_size", &v, NULL, 0, NULL));
-    CHECK_EQ_UINT(v, 64);
+    CHECK_EQ_UINT(v, 128);
     /* the YAML the emitter writes states the same values */
     char *asm_text = NULL;
     size_t len = 0;
