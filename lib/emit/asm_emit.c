@@ -52,45 +52,46 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
 
 static void emit_descriptor(wa_sb *sb, const wa_program *prog, const wa_kernel_resources *r)
 {
-    unsigned abi = prog->abi_mask;
-#define BIT(in) ((abi & WA_ABI_BIT(in)) ? 1 : 0)
+    wa_kd_fields kd;
+    wa_kd_fields_compute(&kd, prog, r);
     wa_sb_puts(sb, "\t.rodata\n\t.p2align\t6\n");
     wa_sb_printf(sb, "\t.amdhsa_kernel %s\n", prog->name);
-    wa_sb_printf(sb, "\t\t.amdhsa_group_segment_fixed_size %u\n", r->group_segment_size);
-    wa_sb_puts(sb, "\t\t.amdhsa_private_segment_fixed_size 0\n");
-    wa_sb_printf(sb, "\t\t.amdhsa_kernarg_size %u\n", r->kernarg_size);
-    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_count %u\n", r->user_sgprs);
-    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_dispatch_ptr %d\n", BIT(WA_ABI_DISPATCH_PTR));
-    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_queue_ptr %d\n", BIT(WA_ABI_QUEUE_PTR));
-    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr %d\n", BIT(WA_ABI_KERNARG_PTR));
-    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_dispatch_id %d\n", BIT(WA_ABI_DISPATCH_ID));
-    wa_sb_puts(sb, "\t\t.amdhsa_user_sgpr_private_segment_size 0\n");
-    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_x %d\n", BIT(WA_ABI_WORKGROUP_ID_X));
-    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", BIT(WA_ABI_WORKGROUP_ID_Y));
-    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", BIT(WA_ABI_WORKGROUP_ID_Z));
-    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_info %d\n", BIT(WA_ABI_WORKGROUP_INFO));
-    wa_sb_printf(sb, "\t\t.amdhsa_system_vgpr_workitem_id %u\n", (r->rsrc2 >> 11) & 3u);
-    wa_sb_printf(sb, "\t\t.amdhsa_next_free_vgpr %u\n", r->total_vgprs);
-    wa_sb_printf(sb, "\t\t.amdhsa_next_free_sgpr %u\n", r->next_free_sgpr);
-    wa_sb_printf(sb, "\t\t.amdhsa_accum_offset %u\n", r->accum_offset);
-    wa_sb_puts(sb, "\t\t.amdhsa_reserve_vcc 1\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_float_round_mode_32 0\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_float_round_mode_16_64 0\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_float_denorm_mode_32 3\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_float_denorm_mode_16_64 3\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_dx10_clamp 1\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_ieee_mode 1\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_fp16_overflow 0\n");
-    wa_sb_puts(sb, "\t\t.amdhsa_tg_split 0\n");
+    wa_sb_printf(sb, "\t\t.amdhsa_group_segment_fixed_size %u\n", kd.group_segment_fixed_size);
+    wa_sb_printf(sb, "\t\t.amdhsa_private_segment_fixed_size %u\n", kd.private_segment_fixed_size);
+    wa_sb_printf(sb, "\t\t.amdhsa_kernarg_size %u\n", kd.kernarg_size);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_count %u\n", kd.user_sgpr_count);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_dispatch_ptr %u\n", kd.user_sgpr_dispatch_ptr);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_queue_ptr %u\n", kd.user_sgpr_queue_ptr);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr %u\n",
+                 kd.user_sgpr_kernarg_segment_ptr);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_dispatch_id %u\n", kd.user_sgpr_dispatch_id);
+    wa_sb_printf(sb, "\t\t.amdhsa_user_sgpr_private_segment_size %u\n",
+                 kd.user_sgpr_private_segment_size);
+    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_x %u\n", kd.workgroup_id_x);
+    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_y %u\n", kd.workgroup_id_y);
+    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_id_z %u\n", kd.workgroup_id_z);
+    wa_sb_printf(sb, "\t\t.amdhsa_system_sgpr_workgroup_info %u\n", kd.workgroup_info);
+    wa_sb_printf(sb, "\t\t.amdhsa_system_vgpr_workitem_id %u\n", kd.workitem_id);
+    wa_sb_printf(sb, "\t\t.amdhsa_next_free_vgpr %u\n", kd.next_free_vgpr);
+    wa_sb_printf(sb, "\t\t.amdhsa_next_free_sgpr %u\n", kd.next_free_sgpr);
+    wa_sb_printf(sb, "\t\t.amdhsa_accum_offset %u\n", kd.accum_offset);
+    wa_sb_printf(sb, "\t\t.amdhsa_reserve_vcc %u\n", kd.reserve_vcc);
+    wa_sb_printf(sb, "\t\t.amdhsa_float_round_mode_32 %u\n", kd.float_round_mode_32);
+    wa_sb_printf(sb, "\t\t.amdhsa_float_round_mode_16_64 %u\n", kd.float_round_mode_16_64);
+    wa_sb_printf(sb, "\t\t.amdhsa_float_denorm_mode_32 %u\n", kd.float_denorm_mode_32);
+    wa_sb_printf(sb, "\t\t.amdhsa_float_denorm_mode_16_64 %u\n", kd.float_denorm_mode_16_64);
+    wa_sb_printf(sb, "\t\t.amdhsa_dx10_clamp %u\n", kd.dx10_clamp);
+    wa_sb_printf(sb, "\t\t.amdhsa_ieee_mode %u\n", kd.ieee_mode);
+    wa_sb_printf(sb, "\t\t.amdhsa_fp16_overflow %u\n", kd.fp16_overflow);
+    wa_sb_printf(sb, "\t\t.amdhsa_tg_split %u\n", kd.tg_split);
     wa_sb_puts(sb, "\t.end_amdhsa_kernel\n");
-#undef BIT
     /* Granules the assembler must derive from the counts above (for readers). */
     wa_sb_printf(sb, "\t; vgpr granules %u, sgpr granules %u, rsrc1 0x%08x, rsrc2 0x%08x, rsrc3 0x%08x, occupancy %u waves/SIMD\n",
-                 r->vgpr_granules, r->sgpr_granules, r->rsrc1, r->rsrc2, r->rsrc3,
+                 kd.vgpr_granules, kd.sgpr_granules, kd.rsrc1, kd.rsrc2, kd.rsrc3,
                  r->waves_per_simd);
 }
 
-static unsigned kernarg_align(const wa_program *prog)
+unsigned wa_kernarg_align(const wa_program *prog)
 {
     unsigned a = 4;
     for (unsigned i = 0; i < prog->nargs; i++)
@@ -99,9 +100,7 @@ static unsigned kernarg_align(const wa_program *prog)
     return a;
 }
 
-/* The target id: the processor, then the features the context names, in
-   LLVM's order ("gfx942:sramecc+:xnack-"); ANY features are left out. */
-static void target_id(char *out, size_t n, const wa_program *prog)
+void wa_target_id(char *out, size_t n, const wa_program *prog)
 {
     static const char *const sign[] = { "", "-", "+" };
     wa_feature sram = wa_context_sramecc(prog->ctx), xnack = wa_context_xnack(prog->ctx);
@@ -113,7 +112,7 @@ static void target_id(char *out, size_t n, const wa_program *prog)
 static void emit_metadata(wa_sb *sb, const wa_program *prog, const wa_kernel_resources *r)
 {
     char target[64];
-    target_id(target, sizeof(target), prog);
+    wa_target_id(target, sizeof(target), prog);
     wa_sb_puts(sb, "\t.amdgpu_metadata\n---\namdhsa.kernels:\n");
     wa_sb_puts(sb, "  - .args:");
     if (prog->nargs == 0)
@@ -154,7 +153,7 @@ static void emit_metadata(wa_sb *sb, const wa_program *prog, const wa_kernel_res
     }
     wa_sb_printf(sb, "    .agpr_count: %u\n", r->agprs);
     wa_sb_printf(sb, "    .group_segment_fixed_size: %u\n", r->group_segment_size);
-    wa_sb_printf(sb, "    .kernarg_segment_align: %u\n", kernarg_align(prog));
+    wa_sb_printf(sb, "    .kernarg_segment_align: %u\n", wa_kernarg_align(prog));
     wa_sb_printf(sb, "    .kernarg_segment_size: %u\n", r->kernarg_size);
     wa_sb_printf(sb, "    .max_flat_workgroup_size: %u\n", prog->wg[0] * prog->wg[1] * prog->wg[2]);
     wa_sb_printf(sb, "    .name: '%s'\n", prog->name);
@@ -198,7 +197,7 @@ wa_status wa_emit_asm(char **out, size_t *out_len, const wa_program *prog,
     wa_kernel_resources r;
     wa_resources_compute(&r, prog);
     char target[64];
-    target_id(target, sizeof(target), prog);
+    wa_target_id(target, sizeof(target), prog);
     wa_sb sb;
     wa_sb_init(&sb, ctx);
     wa_sb_printf(&sb, "\t.amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", target);
@@ -212,7 +211,7 @@ wa_status wa_emit_asm(char **out, size_t *out_len, const wa_program *prog,
     wa_sb_printf(&sb, ".Lwa_end_%s:\n", prog->name);
     wa_sb_printf(&sb, "\t.size\t%s, .Lwa_end_%s-%s\n", prog->name, prog->name, prog->name);
     /* Instruction prefetch may read past the end: pad with s_nop like LLVM does. */
-    wa_sb_puts(&sb, "\t.p2align\t2\n\t.fill 256, 4, 0xbf800000\n\n");
+    wa_sb_printf(&sb, "\t.p2align\t2\n\t.fill %u, 4, 0x%08x\n\n", WA_CODE_TAIL_NOPS, WA_S_NOP_0);
     emit_descriptor(&sb, prog, &r);
     wa_sb_puts(&sb, "\t.text\n\n");
     emit_metadata(&sb, prog, &r);

@@ -64,22 +64,57 @@ void wa_resources_compute(wa_kernel_resources *r, const wa_program *prog)
     r->kernarg_size = wa_program_kernarg_size(prog);
     r->group_segment_size = prog->lds_bytes;
 
-    /* RSRC1: granules, then the float modes LLVM uses for compute (denormals kept),
-       DX10 clamp and IEEE mode on. */
-    r->rsrc1 = (r->vgpr_granules & 0x3Fu) | ((r->sgpr_granules & 0xFu) << 6) | (3u << 16) |
-               (3u << 18) | (1u << 21) | (1u << 23);
-    unsigned wi = (abi & WA_ABI_BIT(WA_ABI_WORKITEM_ID_Z)) ? 2u
-                : (abi & WA_ABI_BIT(WA_ABI_WORKITEM_ID_Y)) ? 1u : 0u;
-    r->rsrc2 = (r->user_sgprs << 1) | ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_X)) ? 1u << 7 : 0u) |
-               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_Y)) ? 1u << 8 : 0u) |
-               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_ID_Z)) ? 1u << 9 : 0u) |
-               ((abi & WA_ABI_BIT(WA_ABI_WORKGROUP_INFO)) ? 1u << 10 : 0u) | (wi << 11);
-    r->rsrc3 = (r->accum_offset / 4 - 1) & 0x3Fu;
-    r->kernel_code_properties =
-        (uint16_t)(((abi & WA_ABI_BIT(WA_ABI_DISPATCH_PTR)) ? 1u << 1 : 0u) |
-                   ((abi & WA_ABI_BIT(WA_ABI_QUEUE_PTR)) ? 1u << 2 : 0u) |
-                   ((abi & WA_ABI_BIT(WA_ABI_KERNARG_PTR)) ? 1u << 3 : 0u) |
-                   ((abi & WA_ABI_BIT(WA_ABI_DISPATCH_ID)) ? 1u << 4 : 0u));
+    wa_kd_fields kd;
+    wa_kd_fields_compute(&kd, prog, r);
+    r->rsrc1 = kd.rsrc1;
+    r->rsrc2 = kd.rsrc2;
+    r->rsrc3 = kd.rsrc3;
+    r->kernel_code_properties = kd.kernel_code_properties;
+}
+
+void wa_kd_fields_compute(wa_kd_fields *kd, const wa_program *prog, const wa_kernel_resources *r)
+{
+    unsigned abi = prog->abi_mask;
+#define BIT(in) ((abi & WA_ABI_BIT(in)) ? 1u : 0u)
+    memset(kd, 0, sizeof(*kd));
+    kd->group_segment_fixed_size = r->group_segment_size;
+    kd->kernarg_size = r->kernarg_size;
+    kd->user_sgpr_count = r->user_sgprs;
+    kd->user_sgpr_dispatch_ptr = BIT(WA_ABI_DISPATCH_PTR);
+    kd->user_sgpr_queue_ptr = BIT(WA_ABI_QUEUE_PTR);
+    kd->user_sgpr_kernarg_segment_ptr = BIT(WA_ABI_KERNARG_PTR);
+    kd->user_sgpr_dispatch_id = BIT(WA_ABI_DISPATCH_ID);
+    kd->workgroup_id_x = BIT(WA_ABI_WORKGROUP_ID_X);
+    kd->workgroup_id_y = BIT(WA_ABI_WORKGROUP_ID_Y);
+    kd->workgroup_id_z = BIT(WA_ABI_WORKGROUP_ID_Z);
+    kd->workgroup_info = BIT(WA_ABI_WORKGROUP_INFO);
+    kd->workitem_id = BIT(WA_ABI_WORKITEM_ID_Z) ? 2u : BIT(WA_ABI_WORKITEM_ID_Y) ? 1u : 0u;
+#undef BIT
+    kd->next_free_vgpr = r->total_vgprs;
+    kd->next_free_sgpr = r->next_free_sgpr;
+    kd->accum_offset = r->accum_offset;
+    kd->reserve_vcc = 1;
+    /* The float modes LLVM uses for compute: denormals kept, DX10 clamp and IEEE
+       mode on. */
+    kd->float_denorm_mode_32 = 3;
+    kd->float_denorm_mode_16_64 = 3;
+    kd->dx10_clamp = 1;
+    kd->ieee_mode = 1;
+    kd->vgpr_granules = r->vgpr_granules;
+    kd->sgpr_granules = r->sgpr_granules;
+
+    /* Packed as the assembler packs the directives above. */
+    kd->rsrc1 = (kd->vgpr_granules & 0x3Fu) | ((kd->sgpr_granules & 0xFu) << 6) |
+                (kd->float_round_mode_32 << 12) | (kd->float_round_mode_16_64 << 14) |
+                (kd->float_denorm_mode_32 << 16) | (kd->float_denorm_mode_16_64 << 18) |
+                (kd->dx10_clamp << 21) | (kd->ieee_mode << 23) | (kd->fp16_overflow << 26);
+    kd->rsrc2 = (kd->user_sgpr_count << 1) | (kd->workgroup_id_x << 7) |
+                (kd->workgroup_id_y << 8) | (kd->workgroup_id_z << 9) |
+                (kd->workgroup_info << 10) | (kd->workitem_id << 11);
+    kd->rsrc3 = ((kd->accum_offset / 4 - 1) & 0x3Fu) | (kd->tg_split << 16);
+    kd->kernel_code_properties =
+        (uint16_t)((kd->user_sgpr_dispatch_ptr << 1) | (kd->user_sgpr_queue_ptr << 2) |
+                   (kd->user_sgpr_kernarg_segment_ptr << 3) | (kd->user_sgpr_dispatch_id << 4));
 }
 
 wa_status wa_kernel_resources_compute(wa_kernel_resources *out, const wa_program *prog)
