@@ -12,7 +12,9 @@
 #    the arguments of its "; Simulate ...:" line;
 #
 # then the assembly is assembled with llvm-mc, linked with ld.lld into a code
-# object (.hsaco) and the code object's notes (the kernel's metadata) printed.
+# object (.hsaco) and the code object's notes (the kernel's metadata) printed;
+# finally the code object is written in process (waveasm-opt --emit=obj) and
+# checked against that one.
 #
 #   scripts/run-example.sh [EXAMPLE] [TARGET]
 #
@@ -23,12 +25,12 @@
 # Environment: BUILD_DIR (default build/default), OUT_DIR (default build/example),
 # LLVM_MC, LD_LLD, LLVM_READELF (default llvm-mc-22, ld.lld-22, llvm-readelf-22).
 # Outputs: <OUT_DIR>/<name>.opt.wa (IR after the pipeline), <name>.s, <name>.o,
-# <name>.hsaco.
+# <name>.hsaco, <name>.inproc.hsaco.
 set -euo pipefail
 
 case "${1:-}" in
     -h|--help)
-        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
 esac
 if [[ $# -gt 2 ]]; then
@@ -140,6 +142,19 @@ fi
 run "$llvm_mc" -triple=amdgcn-amd-amdhsa -mcpu="$target" -filetype=obj "$asm" -o "$obj"
 run "$ld_lld" -shared "$obj" -o "$hsaco"
 run "$llvm_readelf" --notes "$hsaco"
+# The same code object written in process (encoder and ELF writer, no tools),
+# checked against the one llvm-mc and ld.lld made: code, descriptors, symbols,
+# metadata (only the .comment text, the producer's name, differs).
+inproc="$out_dir/$name.inproc.hsaco"
+run "$opt" --emit=obj "$ir" -o "$inproc"
+view=(-h -l -s --dyn-syms --notes -x .text -x .rodata -x .dynsym -x .dynstr -x .dynamic)
+if diff <("$llvm_readelf" "${view[@]}" "$inproc" | sed -e "s|$inproc||" -e '/Start of section headers/d') \
+        <("$llvm_readelf" "${view[@]}" "$hsaco" | sed -e "s|$hsaco||" -e '/Start of section headers/d') >/dev/null; then
+    echo "in-process code object: same code, descriptors, symbols and metadata as llvm-mc + ld.lld"
+else
+    echo "run-example: the in-process code object differs from llvm-mc + ld.lld's" >&2
+    exit 1
+fi
 
 echo
 echo "outputs:"
@@ -147,3 +162,4 @@ echo "  pipeline IR  $ir"
 echo "  assembly     $asm"
 echo "  object       $obj"
 echo "  code object  $hsaco"
+echo "  in process   $inproc"

@@ -64,7 +64,8 @@ static void usage(FILE *f)
             "                                   and input with .amdhsa_kernel blocks, else wa)\n"
             "  --kernel-index=<n>               with asm input, the n-th kernel (default 0)\n"
 #endif
-            "  --emit=ir|asm|bin|disasm         IR (default), assembly, code bytes, disasm\n"
+            "  --emit=ir|asm|obj|bin|disasm     IR (default), assembly, code object (.hsaco,\n"
+            "                                   in process), code bytes, their disassembly\n"
             "  --validate                       validate the IR (always done for --emit=asm)\n"
             "  --regalloc                       allocate registers (virtual -> physical)\n"
             "  --regalloc-stats                 --regalloc, and print its statistics to stderr\n"
@@ -636,7 +637,7 @@ int main(int argc, char **argv)
             retarget = 1;
         } else if ((v = option_value(argc, argv, &i, "--emit", &missing)) || missing) {
             if (missing)
-                return usage_error("option ", a, " needs a kind (ir, asm, bin, disasm)");
+                return usage_error("option ", a, " needs a kind (ir, asm, obj, bin, disasm)");
             if (strcmp(v, "ir") == 0)
                 emit_asm = 0;
             else if (strcmp(v, "asm") == 0)
@@ -645,8 +646,10 @@ int main(int argc, char **argv)
                 emit_asm = 2;
             else if (strcmp(v, "disasm") == 0)
                 emit_asm = 3;
+            else if (strcmp(v, "obj") == 0)
+                emit_asm = 4;
             else
-                return usage_error("unknown --emit kind ", v, " (ir, asm, bin, disasm)");
+                return usage_error("unknown --emit kind ", v, " (ir, asm, obj, bin, disasm)");
         } else if ((v = option_value(argc, argv, &i, "--pressure-svg", &missing)) || missing) {
             if (missing || !v[0])
                 return usage_error("option ", a, " needs a file name");
@@ -890,7 +893,12 @@ int main(int argc, char **argv)
     if (sim.on && simulate(ctx, prog, &sim))
         goto done;
     if (!print_liveness) {
-        if (emit_asm >= 2) {
+        if (emit_asm == 4) {
+            unsigned char *obj = NULL;
+            const wa_program *one = prog;
+            st = wa_emit_object(&obj, &len, &one, 1, NULL);
+            text = (char *)obj;
+        } else if (emit_asm >= 2) {
             unsigned char *code = NULL;
             size_t n = 0;
             st = wa_encode_program(&code, &n, prog, NULL);

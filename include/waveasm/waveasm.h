@@ -11,6 +11,7 @@
 #include <waveasm/validate.h>
 #include <waveasm/emit.h>
 #include <waveasm/encode.h>
+#include <waveasm/object.h>
 #include <waveasm/liveness.h>
 #include <waveasm/regalloc.h>
 #include <waveasm/sim.h>

@@ -49,3 +49,30 @@ def test_refusals(ctx):
         prog.encode(validate=False)
     with pytest.raises(waveasm.ParseError):
         ctx.disassemble(b"\xff\xff\xff\xff", "gfx942")
+
+
+def test_emit_object(ctx):
+    """Program.emit_object: an ELF shared object for AMDGPU with the kernel's code
+    in it; two programs make one object with both descriptors."""
+    prog = ctx.parse(read_example("copy.wa"))
+    obj = prog.emit_object()
+    assert obj[:4] == b"\x7fELF" and obj[4] == 2  # ELF64
+    assert int.from_bytes(obj[18:20], "little") == 224  # EM_AMDGPU
+    assert prog.encode() in obj
+    other = ctx.parse(read_example("copy.wa").replace(".kernel copy_kernel", ".kernel second"))
+    both = prog.emit_object(other)
+    assert b"copy_kernel.kd" in both and b"second.kd" in both
+    with pytest.raises(waveasm.WaveasmError):
+        prog.emit_object(prog)  # the same name twice
+
+
+def test_virtualize_round_trip(ctx):
+    """Program.pass_virtualize: an allocated example back to virtual registers
+    (no waits left), allocated again by the pipeline, encodes."""
+    prog = ctx.parse(read_example("gemm_kloop.wa"))
+    stats = prog.pass_virtualize()
+    assert stats.changed > 0 and stats.removed > 0
+    text = prog.text()
+    assert "s_waitcnt" not in text and "%v" in text
+    prog.compile()
+    assert prog.encode()

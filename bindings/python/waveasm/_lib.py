@@ -282,6 +282,11 @@ class WaDisasmOptions(Structure):
     _fields_ = [("version", c_uint), ("flags", c_uint)]
 
 
+class WaObjectOptions(Structure):
+    """wa_object_options (object.h)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint)]
+
+
 class WaSimOptions(Structure):
     """wa_sim_options (sim.h)."""
     _fields_ = [("version", c_uint), ("flags", c_uint), ("seed", c_uint64),
@@ -434,6 +439,8 @@ PROTOTYPES = {
     "wa_encode_program": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaEncodeOptions)]),
     "wa_disassemble": (_st, [_buf, POINTER(c_size_t), _p, c_char_p, c_size_t, c_int,
                              POINTER(WaDisasmOptions)]),
+    # object.h
+    "wa_emit_object": (_st, [_buf, POINTER(c_size_t), POINTER(_p), _u, POINTER(WaObjectOptions)]),
     # liveness.h
     "wa_liveness_compute": (_st, [_pp, _p, POINTER(WaLivenessOptions)]),
     "wa_liveness_destroy": (None, [_p]),
@@ -472,6 +479,7 @@ PROTOTYPES = {
     "wa_check_hazards": (_st, [_pu, _p, POINTER(WaFlagsOptions)]),
     "wa_pass_peephole": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
     "wa_pass_cse": (_st, [_p, POINTER(WaCseOptions), POINTER(WaPassStats)]),
+    "wa_pass_virtualize": (_st, [_p, POINTER(WaFlagsOptions), POINTER(WaPassStats)]),
     "wa_stage_name": (c_char_p, [c_int]),
     "wa_stage_from_name": (_st, [POINTER(c_int), c_char_p]),
     "wa_run_stage": (_st, [_p, c_int, POINTER(WaPipelineOptions), POINTER(WaPassStats)]),

@@ -64,6 +64,11 @@ def cse_options(hoist=True, max_vgprs=0, max_sgprs=0, max_agprs=0):
     return WaCseOptions(2, 0 if hoist else 0x1, max_vgprs, max_sgprs, max_agprs)
 
 
+def virtualize_options(keep_waits=False, keep_nops=False):
+    """Options of the virtualize pass: keep the s_waitcnt or s_nop instructions."""
+    return _flags((0x1 if keep_waits else 0) | (0x2 if keep_nops else 0))
+
+
 _STAGE_OPTIONS = {"cse": cse_options, "peephole": peephole_options,
                   "regalloc": regalloc_options, "waitcnt": waitcnt_options,
                   "hazards": hazard_options}

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from . import analysis, errors, isa, passes
 from ._lib import (
-    WaEmitOptions, WaEncodeOptions, WaInstrView, WaKernelArg, WaKernelResources, WaMods, WaOperand,
-    WaPrintOptions, WaValidateOptions, cstr, lib, mods_init, names, pystr, record_type,
+    WaEmitOptions, WaEncodeOptions, WaInstrView, WaKernelArg, WaKernelResources, WaMods,
+    WaObjectOptions, WaOperand, WaPrintOptions, WaValidateOptions, cstr, lib, mods_init, names, pystr, record_type,
     take_buffer, take_bytes,
 )
 from .context import Context, Handle, invalid, locked, target_name, target_value
@@ -587,6 +587,20 @@ class Program(Handle):
         code = take_bytes(buf, size.value)
         return (code, tuple(offs[:n])) if offsets else code
 
+    def emit_object(self, *others):
+        """The code object (bytes of an HSACO shared object, what llvm-mc and
+        ld.lld -shared make from emit_asm's file), written in process: ready for
+        hipModuleLoadData. Other programs of the same context and target given
+        here go into the same object. Needs physical registers."""
+        progs = (self,) + others
+        arr = (ctypes.c_void_p * len(progs))(*[p._h for p in progs])
+        opts = WaObjectOptions(1, 0)
+        buf, size = ctypes.POINTER(ctypes.c_char)(), ctypes.c_size_t()
+        self._context._call(lib.wa_emit_object, ctypes.byref(buf), ctypes.byref(size),
+                            ctypes.cast(arr, ctypes.POINTER(ctypes.c_void_p)), len(progs),
+                            ctypes.byref(opts))
+        return take_bytes(buf, size.value)
+
     # ---- analyses --------------------------------------------------------------------------
 
     def liveness(self, *, ssa_check=False):
@@ -645,6 +659,12 @@ class Program(Handle):
     def pass_cse(self, **options):
         """Common subexpression elimination and loop-invariant hoisting (hoist)."""
         return passes.run_pass(self, lib.wa_pass_cse, passes.cse_options(**options))
+
+    def pass_virtualize(self, **options):
+        """Physical registers back to virtual ones, one per definition web, with
+        the waits and nops removed (keep_waits, keep_nops keep them): assembly
+        another compiler allocated can then go through the pipeline again."""
+        return passes.run_pass(self, lib.wa_pass_virtualize, passes.virtualize_options(**options))
 
     def check_waitcnt(self, **options):
         """Independent waitcnt checker; ValidationError per missing wait."""
