@@ -18,6 +18,7 @@
 #include <mlir-c/Dialect/Vector.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,87 @@ static void load_dialects(MlirContext c)
         mlirDialectHandleLoadDialect(hs[i], c);
 }
 
+/* Each thread keeps its MLIR context between calls: creating one and loading
+   the dialects costs about 2 ms, several times the translation of a small
+   kernel. The context keeps the types, attributes and locations it uniqued,
+   so it is made anew every CONTEXT_USES translations to bound its memory.
+   Threads never share one (a wa_context is used by one thread at a time); the
+   key's destructor frees it when its thread ends, and unloading the library
+   frees the unloading thread's one and deletes the key (other threads' then
+   leak rather than run code that is gone). */
+#define CONTEXT_USES 256u
+
+typedef struct kept_context {
+    MlirContext c;
+    unsigned uses;
+} kept_context;
+
+static pthread_key_t kept_key;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+static int kept_ok;
+
+static void kept_free(void *p)
+{
+    kept_context *k = p;
+    if (k) {
+        mlirContextDestroy(k->c);
+        free(k);
+    }
+}
+
+static void kept_init(void)
+{
+    kept_ok = pthread_key_create(&kept_key, kept_free) == 0;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((destructor)) static void kept_fini(void)
+{
+    if (!kept_ok)
+        return;
+    kept_free(pthread_getspecific(kept_key));
+    pthread_setspecific(kept_key, NULL);
+    pthread_key_delete(kept_key);
+    kept_ok = 0;
+}
+#endif
+
+static MlirContext new_context(void)
+{
+    MlirContext c = mlirContextCreateWithThreading(false);
+    mlirContextSetAllowUnregisteredDialects(c, true);
+    load_dialects(c);
+    return c;
+}
+
+/* The calling thread's context (*owned 0), or a fresh one the caller destroys
+   (*owned 1) when none can be kept. */
+static MlirContext thread_context(int *owned)
+{
+    pthread_once(&kept_once, kept_init);
+    kept_context *k = kept_ok ? pthread_getspecific(kept_key) : NULL;
+    if (k && k->uses >= CONTEXT_USES) {
+        pthread_setspecific(kept_key, NULL);
+        kept_free(k);
+        k = NULL;
+    }
+    if (!k && kept_ok && (k = malloc(sizeof(*k))) != NULL) {
+        k->c = new_context();
+        k->uses = 0;
+        if (pthread_setspecific(kept_key, k) != 0) {
+            kept_free(k);
+            k = NULL;
+        }
+    }
+    if (!k) {
+        *owned = 1;
+        return new_context();
+    }
+    k->uses++;
+    *owned = 0;
+    return k->c;
+}
+
 static wa_status call_finish(tr_call *S, wa_status st, wa_mlir_result **out,
                                 wa_program **progs, unsigned n)
 {
@@ -730,10 +812,9 @@ wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *t
     if (!out || (!text && len))
         return bad_options(&S, WA_E_INVALID, out);
     S.buffer_name = buffer_name ? buffer_name : "-";
-    MlirContext c = mlirContextCreateWithThreading(false);
+    int owned = 0;
+    MlirContext c = thread_context(&owned);
     S.mctx = c;
-    mlirContextSetAllowUnregisteredDialects(c, true);
-    load_dialects(c);
     MlirDiagnosticHandlerID hid = mlirContextAttachDiagnosticHandler(c, diag_handler, &S, NULL);
     S.parsing = 1;
     MlirOperation root = mlirOperationCreateParse(c, mlirStringRefCreate(text ? text : "", len),
@@ -761,7 +842,8 @@ wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *t
     S.parsing = 0;
     if (mlirOperationIsNull(root)) {
         mlirContextDetachDiagnosticHandler(c, hid);
-        mlirContextDestroy(c);
+        if (owned)
+            mlirContextDestroy(c);
         if (S.errors == 0) {
             const char *m = "the input is not valid MLIR";
             call_add(&S, WA_SEVERITY_ERROR, WA_E_PARSE, S.buffer_name, strlen(S.buffer_name),
@@ -772,7 +854,8 @@ wa_status wa_mlir_translate(wa_mlir_result **out, wa_context *ctx, const char *t
     st = translate_root(&S, root, out);
     mlirOperationDestroy(root);
     mlirContextDetachDiagnosticHandler(c, hid);
-    mlirContextDestroy(c);
+    if (owned)
+        mlirContextDestroy(c);
     return st;
 }
 

@@ -285,4 +285,50 @@ static void threads(void)
         free(jobs[i].text);
 }
 
-UT_SUITE(UT_CASE(kernels_in_order) UT_CASE(options) UT_CASE(diagnostics) UT_CASE(host_module) UT_CASE(threads));
+/* One thread translating many times reuses its MLIR context (and makes a new
+   one now and then): every translation gives the same program, and an error in
+   one (a parse error, an unsupported operation) leaves nothing behind for the
+   next. */
+static void many_translations(void)
+{
+    static const char bad_parse[] = "gpu.module @m {\n  gpu.func @k( kernel {\n";
+    static const char bad_op[] =
+        "gpu.module @m {\n  gpu.func @k(%a: memref<4xf32>) kernel {\n"
+        "    %t = gpu.thread_id x\n    %v = memref.load %a[%t] : memref<4xf32>\n"
+        "    %s = math.sin %v : f32\n    gpu.return\n  }\n}\n";
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    char *first = NULL;
+    for (unsigned i = 0; i < 600; i++) {
+        wa_mlir_result *res = NULL;
+        if (i % 50 == 7) {
+            CHECK_STATUS(wa_mlir_translate(&res, ctx, bad_parse, strlen(bad_parse), "bad.mlir", NULL),
+                         WA_E_PARSE);
+            CHECK(res == NULL);
+            continue;
+        }
+        if (i % 50 == 8) {
+            CHECK_STATUS(wa_mlir_translate(&res, ctx, bad_op, strlen(bad_op), "op.mlir", NULL),
+                         WA_E_UNSUPPORTED);
+            CHECK_STR_CONTAINS(wa_context_last_error(ctx), "op.mlir:5:");
+            continue;
+        }
+        if (!CHECK_OK(wa_mlir_translate(&res, ctx, two_kernels, strlen(two_kernels), "two.mlir",
+                                        NULL)))
+            break;
+        char *text = NULL;
+        size_t len = 0;
+        CHECK_OK(wa_program_print(&text, &len, wa_mlir_result_program(res, 0), NULL));
+        if (!first)
+            first = text;
+        else {
+            CHECK_STR_EQ(text, first);
+            wa_free(text);
+        }
+        wa_mlir_result_destroy(res);
+    }
+    wa_free(first);
+    wa_context_destroy(ctx);
+}
+
+UT_SUITE(UT_CASE(kernels_in_order) UT_CASE(options) UT_CASE(diagnostics) UT_CASE(host_module)
+         UT_CASE(threads) UT_CASE(many_translations));
