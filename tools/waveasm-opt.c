@@ -82,7 +82,7 @@ static void usage(FILE *f)
             "                                   memory; none: nothing)\n"
             "  --cse-no-hoist                   cse: leave loop-invariant values in their loops\n"
             "  --peephole-disable=<g1,g2,...>   peephole: leave these groups alone: fuse, fold,\n"
-            "                                   moves, acc-init\n"
+            "                                   moves, acc-init, dead\n"
             , prog_name);
     /* in two strings: C99 promises literals of 4095 characters only */
     fputs(
@@ -445,7 +445,8 @@ static int parse_peephole_groups(const char *v, unsigned *flags)
         const char *name;
         unsigned flag;
     } groups[] = { { "fuse", WA_PEEPHOLE_NO_FUSE }, { "fold", WA_PEEPHOLE_NO_FOLD },
-                   { "moves", WA_PEEPHOLE_NO_MOVES }, { "acc-init", WA_PEEPHOLE_NO_ACC_INIT } };
+                   { "moves", WA_PEEPHOLE_NO_MOVES }, { "acc-init", WA_PEEPHOLE_NO_ACC_INIT },
+                   { "dead", WA_PEEPHOLE_NO_DEAD } };
     if (!*v)
         return -1;
     while (*v) {
@@ -713,7 +714,7 @@ int main(int argc, char **argv)
             pc.cse.flags |= WA_CSE_NO_HOIST;
         } else if ((v = option_value(argc, argv, &i, "--peephole-disable", &missing)) || missing) {
             if (missing || parse_peephole_groups(v, &pc.peephole.flags))
-                return usage_error("option ", a, " needs a list of fuse, fold, moves, acc-init");
+                return usage_error("option ", a, " needs a list of fuse, fold, moves, acc-init, dead");
         } else if (strcmp(a, "--pass-stats") == 0) {
             pc.stats = 1;
         } else if (strcmp(a, "--verify-each") == 0) {

@@ -118,6 +118,7 @@ WA_API wa_status wa_check_hazards(unsigned *out_errors, const wa_program *prog,
 #define WA_PEEPHOLE_NO_FOLD 0x2u      /* keep identities, constants and multiplications */
 #define WA_PEEPHOLE_NO_MOVES 0x4u     /* keep redundant moves */
 #define WA_PEEPHOLE_NO_ACC_INIT 0x8u  /* keep MFMA accumulator zeroing */
+#define WA_PEEPHOLE_NO_DEAD 0x10u     /* keep instructions whose results nothing reads */
 
 typedef struct wa_peephole_options {
     unsigned version;             /* WA_PEEPHOLE_OPTIONS_VERSION */

@@ -1545,6 +1545,50 @@ static wa_status drop_dead_moves(pp *P)
     return st;
 }
 
+/* Instructions that only compute values nothing reads go: every result a
+   virtual register without a reader, no memory access, no implicit write (SCC,
+   VCC, EXEC, M0), nothing the table marks as a side effect. An erased reader
+   frees its sources for the next round. */
+static wa_status drop_dead_values(pp *P)
+{
+    const unsigned keep = WA_IF_PSEUDO | WA_IF_BRANCH | WA_IF_CBRANCH | WA_IF_ENDPGM |
+                          WA_IF_BARRIER | WA_IF_WAITCNT | WA_IF_NOP | WA_IF_LOAD | WA_IF_STORE |
+                          WA_IF_ATOMIC | WA_IF_LDS_DMA | WA_IF_SIDE_EFFECTS | WA_IF_REL_M0 |
+                          WA_IF_INDIRECT;
+    wa_status st = WA_OK;
+    /* latest first, so a chain goes in one sweep; again while a sweep erased
+       something (a reader above its source, around a loop) */
+    for (int again = 1; again && !st;) {
+        again = 0;
+    for (unsigned m = P->n; m-- > 0 && !st;) {
+        const wa_instr *in = &P->prog->instrs[m];
+        const wa_isa_info *info = wa_isa(in->op);
+        if ((P->iflags[m] & F_ERASED) || (info->flags & keep) || info->counters ||
+            info->implicit_defs)
+            continue;
+        int defs = 0, dead = 1;
+        for (unsigned k = 0; k < in->nops && k < info->num_operands && dead; k++) {
+            if (!(wa_instr_role(in, info, k) & WA_ROLE_DEF))
+                continue;
+            const wa_operand *o = &in->ops[k];
+            defs++;
+            if (o->kind != WA_OPND_VIRT) {
+                dead = 0;
+                break;
+            }
+            unsigned base = P->map.vbase[o->id] + o->first - NFIX;
+            for (unsigned q = 0; q < o->count && dead; q++)
+                dead = P->U[(base + q) + NFIX].nuse == 0;
+        }
+        if (defs && dead) {
+            st = erase_item(P, m);
+            again = 1;
+        }
+    }
+    }
+    return st;
+}
+
 static void round_free(pp *P)
 {
     wa_context *ctx = P->ctx;
@@ -1624,6 +1668,8 @@ static wa_status run_round(pp *P, int first_round)
         st = apply_renames(P);
     if (!st)
         st = drop_dead_moves(P);
+    if (!st && !(P->flags & WA_PEEPHOLE_NO_DEAD))
+        st = drop_dead_values(P);
     if (!st) {
         for (unsigned i = 0; i < n; i++)
             P->st->changed += (P->iflags[i] & (F_CHANGED | F_ERASED)) == F_CHANGED;

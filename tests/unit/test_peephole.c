@@ -136,7 +136,8 @@ static void api_bad_input(void)
 {
     wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
     CHECK_STATUS(wa_pass_peephole(NULL, NULL, NULL), WA_E_INVALID);
-    wa_program *prog = parse_body(ctx, "  v_mov_b32 %v0, 1\n  s_endpgm\n");
+    wa_program *prog = parse_body(ctx, "  v_mov_b32 %v0, 1\n  global_store_dword v1, %v0, s[0:1]\n"
+                                       "  s_endpgm\n");
     REQUIRE(prog);
     wa_peephole_options o = WA_PEEPHOLE_OPTIONS_INIT;
     o.version = 0;
@@ -150,8 +151,8 @@ static void api_bad_input(void)
     memset(&st, 0xAB, sizeof(st));
     CHECK_OK(wa_pass_peephole(prog, NULL, &st));
     CHECK_EQ_UINT(st.version, WA_PASS_STATS_VERSION);
-    CHECK_EQ_UINT(st.instrs_before, 2);
-    CHECK_EQ_UINT(st.instrs_after, 2);
+    CHECK_EQ_UINT(st.instrs_before, 3);
+    CHECK_EQ_UINT(st.instrs_after, 3);
     CHECK_EQ_UINT(st.waitcnts_inserted, 0);
     CHECK_EQ_UINT(st.eliminated, 0);
     wa_program_destroy(prog);
@@ -1359,7 +1360,61 @@ static void summary(void)
     CHECK(1);
 }
 
-UT_SUITE(UT_CASE(api_bad_input) UT_CASE(fusion_patterns) UT_CASE(fusion_negative) UT_CASE(folds)
+/* Values nothing reads go, chains of them in one run (also around a loop);
+   memory, implicit writes (SCC, VCC), physical and special destinations stay;
+   WA_PEEPHOLE_NO_DEAD keeps them all. */
+static void dead_values(void)
+{
+    static const char body[] =
+        "  s_mov_b32 %s1, 5\n"                 /* read only by dead %s2 */
+        "  s_cmp_lt_u32 %s1, 9\n"              /* writes SCC: stays */
+        "  s_cselect_b32 %s2, %s1, 0\n"        /* dead: nobody reads %s2 */
+        "  v_add_u32 %v3, %s1, v0\n"           /* read by %v4 only */
+        "  v_lshlrev_b32 %v4, 2, %v3\n"        /* dead */
+        "  v_add_co_u32 %v5, vcc, %v3, 1\n"    /* writes VCC: stays */
+        "  global_load_dword %v6, v0, s[0:1]\n" /* memory: stays */
+        "  v_mov_b32 v7, %s1\n"                /* physical destination: stays */
+        "loop:\n"
+        "  v_add_u32 %v8, %v9, 1\n"            /* dead, reads %v9 from the latch */
+        "  v_mov_b32 %v9, %v10\n"              /* read by the dead %v8 only */
+        "  v_mov_b32 %v10, 3\n"
+        "  s_cbranch_scc1 loop\n"
+        "  s_endpgm\n";
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = parse_body(ctx, body);
+    REQUIRE(prog);
+    wa_pass_stats st;
+    CHECK_OK(wa_pass_peephole(prog, NULL, &st));
+    char *text = body_text(prog);
+    CHECK_STR_NOT_CONTAINS(text, "s_cselect");
+    CHECK_STR_NOT_CONTAINS(text, "v_lshlrev_b32");
+    CHECK_STR_NOT_CONTAINS(text, "%v8");
+    CHECK_STR_NOT_CONTAINS(text, "%v9");
+    CHECK_STR_NOT_CONTAINS(text, "%v10");
+    CHECK_STR_CONTAINS(text, "s_cmp_lt_u32");
+    CHECK_STR_CONTAINS(text, "v_add_co_u32");
+    CHECK_STR_CONTAINS(text, "global_load_dword");
+    CHECK_STR_CONTAINS(text, "v_mov_b32 v7");
+    free(text);
+    /* a second run has nothing left */
+    CHECK_OK(wa_pass_peephole(prog, NULL, &st));
+    CHECK_EQ_UINT(st.removed, 0);
+    wa_program_destroy(prog);
+
+    prog = parse_body(ctx, body);
+    REQUIRE(prog);
+    wa_peephole_options o = WA_PEEPHOLE_OPTIONS_INIT;
+    o.flags = WA_PEEPHOLE_NO_DEAD;
+    CHECK_OK(wa_pass_peephole(prog, &o, &st));
+    text = body_text(prog);
+    CHECK_STR_CONTAINS(text, "s_cselect_b32");
+    CHECK_STR_CONTAINS(text, "v_lshlrev_b32");
+    free(text);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
+UT_SUITE(UT_CASE(dead_values) UT_CASE(api_bad_input) UT_CASE(fusion_patterns) UT_CASE(fusion_negative) UT_CASE(folds)
              UT_CASE(moves) UT_CASE(accumulator_init) UT_CASE(physical) UT_CASE(stats_counts)
                  UT_CASE(generated_programs) UT_CASE(random_programs) UT_CASE(examples)
                      BENCH_CASE UT_CASE(harness_catches_wrong_rewrite) UT_CASE(summary));

@@ -52,10 +52,10 @@ def hazard_options():
     return _flags(0)
 
 
-def peephole_options(fuse=True, fold=True, moves=True, acc_init=True):
+def peephole_options(fuse=True, fold=True, moves=True, acc_init=True, dead=True):
     """Options of the peephole pass: each rewrite family can be turned off."""
     return _flags((0 if fuse else 0x1) | (0 if fold else 0x2) | (0 if moves else 0x4)
-                  | (0 if acc_init else 0x8))
+                  | (0 if acc_init else 0x8) | (0 if dead else 0x10))
 
 
 def cse_options(hoist=True, max_vgprs=0, max_sgprs=0, max_agprs=0):
