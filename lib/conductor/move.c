@@ -93,7 +93,9 @@ static int check_crossed(wa_schedule *s, unsigned x, unsigned from, unsigned to,
     unsigned lo = to < from ? to : from + 1;
     unsigned hi = to < from ? from - 1 : to;
     const wa_snode *nx = &s->node[x];
-    for (unsigned i = lo; i <= hi; i++) {
+    /* nearest first: the first obstacle is the one reported */
+    for (unsigned step = 0; step <= hi - lo; step++) {
+        unsigned i = to < from ? hi - step : lo + step;
         unsigned y = s->at[i];
         const wa_snode *ny = &s->node[y];
         if (!(ny->flags & WA_SN_REAL))
