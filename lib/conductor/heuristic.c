@@ -86,6 +86,16 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
         ekind[ne] = (kd);                                                                     \
         ne++;                                                                                 \
     } while (0)
+    /* barrier intervals: memory order across a barrier goes through its edges */
+    unsigned *interval = g->npred; /* free until the edges are counted */
+    {
+        unsigned iv = 0;
+        for (unsigned i = 0; i < k; i++) {
+            if (s->node[g->nodes[i]].flags & WA_SN_BARRIER)
+                iv++;
+            interval[i] = iv;
+        }
+    }
     for (unsigned i = 0; i < k; i++) {
         unsigned x = g->nodes[i];
         for (unsigned e = s->succ_off[x]; e < s->succ_off[x + 1]; e++) {
@@ -94,10 +104,26 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
                 PUSH_EDGE(i, g->local[y], s->succ[e].kind);
         }
         const wa_snode *nx = &s->node[x];
+        if (nx->flags & WA_SN_BARRIER) {
+            /* memory operations keep their side of a barrier: edges to those of
+               the intervals next to it and to the next barrier */
+            for (unsigned j = 0; j < k; j++) {
+                const wa_snode *ny = &s->node[g->nodes[j]];
+                if (interval[j] + 1 < interval[i] || interval[j] > interval[i])
+                    continue;
+                if (j != i && ((ny->rd | ny->wr) || (ny->flags & WA_SN_BARRIER))) {
+                    if (j < i)
+                        PUSH_EDGE(j, i, WA_DEP_WAW);
+                    else
+                        PUSH_EDGE(i, j, WA_DEP_WAW);
+                }
+            }
+            continue;
+        }
         if (!nx->wr)
             continue;
         for (unsigned j = 0; j < k; j++) {
-            if (j == i)
+            if (j == i || interval[j] != interval[i])
                 continue;
             unsigned y = g->nodes[j];
             const wa_snode *ny = &s->node[y];
@@ -221,10 +247,47 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
             for (unsigned j = 0; j < n; j++)
                 remv[vr[j]] = vc->reads_seg[vr[j]];
         }
+        /* the virtual registers each instruction writes and reads, once */
+        unsigned *voff = wa_mem_alloc(ctx, (2 * (size_t)k + 1) * sizeof(unsigned));
+        unsigned *vlist = NULL, nv = 0, capv = 0;
+        int *is_mfma = wa_mem_alloc(ctx, (k ? k : 1) * sizeof(int));
+        if (!voff || !is_mfma) {
+            wa_mem_free(ctx, voff);
+            wa_mem_free(ctx, is_mfma);
+            wa_mem_free(ctx, ready);
+            wa_mem_free(ctx, order);
+            wa_mem_free(ctx, remv);
+            st = wa_error_nomem(ctx);
+            goto out;
+        }
+        for (unsigned i = 0; i < k && !st; i++) {
+            const wa_instr *in = &s->orig[g->nodes[i]];
+            is_mfma[i] = (wa_isa(in->op)->flags & WA_IF_MFMA) != 0;
+            for (int want_def = 1; want_def >= 0; want_def--) {
+                voff[2 * i + (want_def ? 0 : 1)] = nv;
+                unsigned n = instr_vregs(in, vr, 64, want_def);
+                if (wa_grow(ctx, (void **)&vlist, &capv, nv + n + 1, sizeof(unsigned))) {
+                    st = wa_error_nomem(ctx);
+                    break;
+                }
+                memcpy(vlist + nv, vr, n * sizeof(unsigned));
+                nv += n;
+            }
+        }
+        voff[2 * k] = nv;
         unsigned nready = 0;
-        for (unsigned i = 0; i < k; i++)
+        for (unsigned i = 0; i < k && !st; i++)
             if (!g->npred[i])
                 ready[nready++] = i;
+        if (st) {
+            wa_mem_free(ctx, voff);
+            wa_mem_free(ctx, vlist);
+            wa_mem_free(ctx, is_mfma);
+            wa_mem_free(ctx, ready);
+            wa_mem_free(ctx, order);
+            wa_mem_free(ctx, remv);
+            goto out;
+        }
         uint64_t t = 0, mfma_free = 0;
         for (unsigned step = 0; step < k; step++) {
             unsigned best = WA_NONE, bi = 0;
@@ -232,21 +295,17 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
             int bover = 1;
             for (unsigned r = 0; r < nready; r++) {
                 unsigned i = ready[r];
-                const wa_instr *in = &s->orig[g->nodes[i]];
-                int is_mfma = (wa_isa(in->op)->flags & WA_IF_MFMA) != 0;
                 uint64_t start = max64(t, g->earliest[i]);
-                if (is_mfma)
+                if (is_mfma[i])
                     start = max64(start, mfma_free);
                 /* growth of the local vector registers */
                 long d = 0;
-                unsigned n = instr_vregs(in, vr, 64, 1);
-                for (unsigned j = 0; j < n; j++)
-                    if (LOCAL_V(vr[j]) && !vc->live[vr[j]])
-                        d += prog->vregs[vr[j]].size;
-                n = instr_vregs(in, vr, 64, 0);
-                for (unsigned j = 0; j < n; j++)
-                    if (LOCAL_V(vr[j]) && remv[vr[j]] == 1 && vc->live[vr[j]])
-                        d -= prog->vregs[vr[j]].size;
+                for (unsigned j = voff[2 * i]; j < voff[2 * i + 1]; j++)
+                    if (!vc->live[vlist[j]] && LOCAL_V(vlist[j]))
+                        d += prog->vregs[vlist[j]].size;
+                for (unsigned j = voff[2 * i + 1]; j < voff[2 * i + 2]; j++)
+                    if (remv[vlist[j]] == 1 && vc->live[vlist[j]] && LOCAL_V(vlist[j]))
+                        d -= prog->vregs[vlist[j]].size;
                 int over = cur + d > budget && d > 0;
                 int better;
                 if (best == WA_NONE)
@@ -306,6 +365,16 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
             unsigned j = i + 1;
             while (cur_order[j] != want)
                 j++;
+            if (s->node[g->nodes[want]].flags & WA_SN_PINNED) {
+                /* a barrier does not move: what is before it and belongs after it
+                   goes after it, last first, so that their order is kept */
+                for (unsigned m = j; m-- > i;)
+                    wa_sb_printf(sb, "move I%u after I%u\n", wa_sched_tag(s, g->nodes[cur_order[m]]),
+                                 wa_sched_tag(s, g->nodes[want]));
+                memmove(&cur_order[i + 1], &cur_order[i], (j - i) * sizeof(unsigned));
+                cur_order[i] = want;
+                continue;
+            }
             memmove(&cur_order[i + 1], &cur_order[i], (j - i) * sizeof(unsigned));
             cur_order[i] = want;
             if (i == 0)
@@ -331,6 +400,9 @@ static wa_status schedule_segment(seg_state *g, vcount *vc, wa_sb *sb)
         wa_mem_free(ctx, ready);
         wa_mem_free(ctx, order);
         wa_mem_free(ctx, remv);
+        wa_mem_free(ctx, voff);
+        wa_mem_free(ctx, vlist);
+        wa_mem_free(ctx, is_mfma);
     }
 #undef LOCAL_V
 #undef PUSH_EDGE
@@ -400,7 +472,7 @@ wa_status wa_schedule_heuristic(char **out, size_t *out_len, wa_schedule *s)
             unsigned nd = end ? WA_NONE : s->at[i];
             if (!end && !(s->node[nd].flags & WA_SN_REAL))
                 continue;
-            if (end || (s->node[nd].flags & WA_SN_PINNED)) {
+            if (end || (s->node[nd].flags & (WA_SN_PINNED | WA_SN_BARRIER)) == WA_SN_PINNED) {
                 if (g.k >= 2)
                     st = schedule_segment(&g, &vc, &sb);
                 g.k = 0;
