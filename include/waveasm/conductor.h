@@ -212,6 +212,16 @@ typedef struct wa_sched_result {
 WA_API wa_status wa_schedule_run(wa_sched_result *out, wa_schedule *s, wa_sched_oracle oracle,
                                  void *oracle_payload, const wa_sched_run_options *opts);
 
+/* The round loop with the built-in oracle (wa_schedule_heuristic) for `rounds`
+   rounds (0: 2). */
+WA_API wa_status wa_schedule_run_heuristic(wa_sched_result *out, wa_schedule *s, unsigned rounds);
+
+/* The schedule as a pipeline stage (a wa_stage_fn for wa_pipeline_insert):
+   the list scheduler's rounds on `prog`; `payload` is a const
+   wa_schedule_options * (NULL: defaults). stats->changed counts the
+   instructions that moved. */
+WA_API wa_status wa_stage_schedule(wa_program *prog, wa_pass_stats *stats, void *payload);
+
 /* The built-in oracle: a latency- and pressure-aware list scheduler over the
    current state that interleaves LDS reads and global loads with MFMAs. Writes
    its move commands (then `done`) to `*out` (release with wa_free()). */

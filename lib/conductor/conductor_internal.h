@@ -105,6 +105,10 @@ void wa_sched_add_warning(wa_schedule *s, unsigned severity, unsigned cmd, const
 /* Puts the items in the order `at` (item -> node). */
 void wa_sched_set_order(wa_schedule *s, const unsigned *at);
 
+/* The schedule stage: `rounds` of the list scheduler on `prog` (heuristic.c). */
+wa_status wa_sched_stage_run(wa_program *prog, wa_pass_stats *stats,
+                             const wa_schedule_options *opts, unsigned rounds);
+
 /* "I12" of node i, and its mnemonic. */
 const char *wa_sched_mnemonic(const wa_schedule *s, unsigned node);
 static inline wa_tag wa_sched_tag(const wa_schedule *s, unsigned node)

@@ -500,3 +500,61 @@ out:
     wa_mem_free(ctx, vc.live);
     return st;
 }
+
+/* ---- the list scheduler as the oracle of the round loop, and as a stage ---------------- */
+
+typedef struct heuristic_payload {
+    wa_schedule *s;
+    char *last;
+} heuristic_payload;
+
+static const char *heuristic_oracle(const char *prompt, void *payload)
+{
+    heuristic_payload *h = payload;
+    (void)prompt;
+    wa_free(h->last);
+    h->last = NULL;
+    if (wa_schedule_heuristic(&h->last, NULL, h->s) != WA_OK)
+        return NULL;
+    return h->last;
+}
+
+wa_status wa_schedule_run_heuristic(wa_sched_result *out, wa_schedule *s, unsigned rounds)
+{
+    if (!s)
+        return WA_E_INVALID;
+    heuristic_payload h = { s, NULL };
+    wa_sched_run_options ro = WA_SCHED_RUN_OPTIONS_INIT;
+    ro.rounds = rounds ? rounds : 2;
+    wa_status st = wa_schedule_run(out, s, heuristic_oracle, &h, &ro);
+    wa_free(h.last);
+    return st;
+}
+
+wa_status wa_sched_stage_run(wa_program *prog, wa_pass_stats *stats,
+                             const wa_schedule_options *opts, unsigned rounds)
+{
+    if (!prog)
+        return WA_E_INVALID;
+    wa_pass_stats local;
+    wa_pass_stats *ps = wa_stats_begin(stats, &local, prog);
+    wa_schedule *s = NULL;
+    wa_status st = wa_schedule_create(&s, prog, opts);
+    if (!st && s->nregions) {
+        wa_sched_result res;
+        st = wa_schedule_run_heuristic(&res, s, rounds);
+        unsigned moved = 0;
+        for (unsigned i = 0; i < s->n; i++)
+            moved += s->at[i] != i;
+        ps->changed = moved;
+        ps->iterations = res.rounds;
+    }
+    wa_schedule_destroy(s);
+    wa_stats_end(ps, prog);
+    return st;
+}
+
+wa_status wa_stage_schedule(wa_program *prog, wa_pass_stats *stats, void *payload)
+{
+    return wa_sched_stage_run(prog, stats, payload, 0);
+}

@@ -6,6 +6,7 @@
 
 #include <waveasm/emit.h>
 
+#include <stddef.h>
 #include <string.h>
 
 /* Issue model of one straight-line block of a compiled (physical) program:
@@ -189,9 +190,11 @@ wa_status wa_schedule_measure(wa_sched_metrics *out, wa_schedule *s)
     if (st)
         return st;
     wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
-    if (s->opts.pipeline)
-        po = *s->opts.pipeline;
+    const wa_pipeline_options *hp = s->opts.pipeline;
+    if (hp) /* a version-1 struct ends before the schedule fields */
+        memcpy(&po, hp, hp->version >= 2 ? sizeof(*hp) : offsetof(wa_pipeline_options, schedule));
     po.version = WA_PIPELINE_OPTIONS_VERSION;
+    po.flags &= ~WA_PIPELINE_SCHEDULE; /* measuring never schedules again */
     if (s->opts.flags & WA_SCHED_VERIFY)
         po.flags |= WA_PIPELINE_VERIFY;
     wa_pipeline *pl = NULL;

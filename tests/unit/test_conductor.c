@@ -671,10 +671,104 @@ static void gemm_kernels_scheduled(void)
 #endif
 }
 
+
+/* ---- the pipeline: the schedule stage and stages a host inserts ---------------------------- */
+
+typedef struct trace {
+    char log[256];
+} trace;
+
+static wa_status tracing_stage(wa_program *prog, wa_pass_stats *stats, void *payload)
+{
+    trace *t = payload;
+    /* the program is virtual before regalloc and physical after it */
+    unsigned n = wa_program_vreg_count(prog);
+    size_t len = strlen(t->log);
+    snprintf(t->log + len, sizeof(t->log) - len, "%s%s", len ? "," : "", n ? "virt" : "phys");
+    stats->changed = 3;
+    return WA_OK;
+}
+
+static void pipeline_stages(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(ut_parse_body(&prog, ctx, "gfx942", body_latency));
+    /* make the order worse first, so that the schedule stage has work */
+    {
+        wa_schedule *s = NULL;
+        REQUIRE_OK(wa_schedule_create(&s, prog, NULL));
+        wa_sched_round r;
+        CHECK_OK(wa_schedule_apply(&r, s, "move I3 after I8\n", 16));
+        wa_schedule_destroy(s);
+    }
+    wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+    po.flags = WA_PIPELINE_VERIFY | WA_PIPELINE_SCHEDULE;
+    wa_pipeline *pl = NULL;
+    REQUIRE_OK(wa_pipeline_create(&pl, ctx, &po));
+    CHECK_EQ_UINT(wa_pipeline_inserted_count(pl), 1);
+    /* (cse and peephole would fold the constants away; a stage inserted next to a
+       disabled one still runs) */
+    REQUIRE_OK(wa_pipeline_enable(pl, WA_STAGE_CSE, 0));
+    REQUIRE_OK(wa_pipeline_enable(pl, WA_STAGE_PEEPHOLE, 0));
+    trace t;
+    memset(&t, 0, sizeof(t));
+    CHECK_OK(wa_pipeline_insert(pl, WA_STAGE_CSE, 0, "first", tracing_stage, &t));
+    CHECK_OK(wa_pipeline_insert(pl, WA_STAGE_REGALLOC, 1, "after-ra", tracing_stage, &t));
+    CHECK_OK(wa_pipeline_insert(pl, WA_STAGE_HAZARDS, 1, "last", tracing_stage, &t));
+    CHECK_STATUS(wa_pipeline_insert(pl, WA_STAGE_COUNT_, 1, "bad", tracing_stage, &t),
+                 WA_E_INVALID);
+    CHECK_STATUS(wa_pipeline_insert(pl, WA_STAGE_CSE, 1, "", tracing_stage, &t), WA_E_INVALID);
+    CHECK_STATUS(wa_pipeline_insert(pl, WA_STAGE_CSE, 1, "x", NULL, &t), WA_E_INVALID);
+    wa_program *p1 = NULL;
+    REQUIRE_OK(wa_program_clone(&p1, prog));
+    REQUIRE_OK(wa_pipeline_run(pl, p1));
+    CHECK_STR_EQ(t.log, "virt,phys,phys");
+    CHECK_EQ_UINT(wa_pipeline_inserted_count(pl), 4);
+    wa_stage_stats ss;
+    const char *name = NULL;
+    REQUIRE_OK(wa_pipeline_inserted_stats(&ss, &name, pl, 0));
+    CHECK_STR_EQ(name, "schedule");
+    CHECK_EQ_INT(ss.ran, 1);
+    CHECK(ss.pass.changed > 0); /* the load moved back up */
+    REQUIRE_OK(wa_pipeline_inserted_stats(&ss, &name, pl, 2));
+    CHECK_STR_EQ(name, "after-ra");
+    CHECK_EQ_UINT(ss.pass.changed, 3);
+    CHECK(ss.peak_vgprs > 0);
+    CHECK_STATUS(wa_pipeline_inserted_stats(&ss, &name, pl, 4), WA_E_INVALID);
+    /* the scheduled program computes what the input computes */
+    sd_config sc;
+    sd_config_default(&sc);
+    sc.timing = 0;
+    sc.after_timing = 1;
+    sd_result res;
+    memset(&res, 0, sizeof(res));
+    sd_compare(prog, p1, &sc, &res);
+    CHECK_MSG(res.failures == 0, "%s", res.first_failure);
+    CHECK(res.runs > 0);
+    wa_program_destroy(p1);
+    wa_pipeline_destroy(pl);
+    /* off by default: no inserted stage, the order kept */
+    wa_pipeline_options v1 = WA_PIPELINE_OPTIONS_INIT;
+    v1.version = 1; /* a version-1 struct is read up to its end only */
+    REQUIRE_OK(wa_pipeline_create(&pl, ctx, &v1));
+    CHECK_EQ_UINT(wa_pipeline_inserted_count(pl), 0);
+    wa_pipeline_destroy(pl);
+    /* the stage function on its own */
+    wa_pass_stats ps;
+    REQUIRE_OK(wa_program_clone(&p1, prog));
+    CHECK_OK(wa_stage_schedule(p1, &ps, NULL));
+    CHECK(ps.changed > 0);
+    CHECK_EQ_UINT(ps.instrs_before, ps.instrs_after);
+    wa_program_destroy(p1);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(UT_CASE(tags_and_pinned) UT_CASE(register_dependences) UT_CASE(exec_dependence)
              UT_CASE(blocks) UT_CASE(memory_order) UT_CASE(warnings) UT_CASE(command_text)
                  UT_CASE(revert_on_error) UT_CASE(revert_on_regression)
                      UT_CASE(heuristic_improves) UT_CASE(bad_options)
                          UT_CASE(random_programs_heuristic)
                              UT_CASE(random_programs_random_commands)
-                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled));
+                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages));
