@@ -694,8 +694,13 @@ static int run_schedule(wa_context *ctx, wa_program *prog, sched_cli *sc, char *
                 prog_name, res.rounds, res.kept, res.failed, res.regressed,
                 (unsigned long long)res.baseline.cycles, (unsigned long long)res.best.cycles);
         const char *rep = wa_schedule_report(sc->s);
-        if (res.failed && rep[0])
+        if ((res.failed || res.regressed) && rep[0])
             fprintf(stderr, "%s", rep);
+        /* a moves file is the user's schedule: one that does not apply is an error */
+        if (strncmp(sc->spec, "moves:", 6) == 0 && res.failed) {
+            fprintf(stderr, "%s: error: the moves of %s do not apply\n", prog_name, sc->spec + 6);
+            goto out;
+        }
     }
     if (sc->print) {
         st = wa_schedule_measure(&m, sc->s);
