@@ -118,6 +118,9 @@ static void usage(FILE *f)
             "                                   move commands of FILE, or COMMAND as the oracle\n"
             "                                   (prompt on its stdin, commands on its stdout)\n"
             "  --schedule-rounds=<n>            rounds of the oracle (default 8)\n"
+            "  --schedule-cache[=DIR]           replay the moves of an earlier run of the same\n"
+            "                                   input, keep this run's (default DIR:\n"
+            "                                   $XDG_CACHE_HOME/waveasm/conductor)\n"
             "  --print-schedule                 output the tagged regions with their metrics\n"
             "                                   instead of IR\n",
         f);
@@ -569,6 +572,8 @@ static int run_passes(wa_context *ctx, wa_program *prog, const pass_cli *pc)
 typedef struct sched_cli {
     const char *spec;       /* heuristic, moves:FILE, cmd:COMMAND */
     unsigned rounds;
+    int cache;              /* --schedule-cache */
+    const char *cache_dir;
     int print;
     wa_schedule *s;
     char *answer;
@@ -683,11 +688,17 @@ static int run_schedule(wa_context *ctx, wa_program *prog, sched_cli *sc, char *
         wa_sched_run_options ro = WA_SCHED_RUN_OPTIONS_INIT;
         ro.rounds = sc->rounds;
         ro.progress = sched_progress;
+        if (sc->cache) {
+            ro.flags |= WA_SCHED_RUN_CACHE;
+            ro.cache_dir = sc->cache_dir;
+        }
         wa_sched_result res;
         st = wa_schedule_run(&res, sc->s, sched_oracle, sc, &ro);
         report(ctx, st);
         if (st != WA_OK)
             goto out;
+        if (res.cache_hit)
+            fprintf(stderr, "%s: schedule: moves replayed from the cache\n", prog_name);
         fprintf(stderr,
                 "%s: schedule: %u rounds (%u kept, %u failed, %u not better); est. cycles "
                 "%llu -> %llu\n",
@@ -879,6 +890,13 @@ int main(int argc, char **argv)
             if (missing || !rest || *rest || n == 0 || n > 100000)
                 return usage_error("option ", a, " needs a number of rounds (1..100000)");
             sched.rounds = (unsigned)n;
+        } else if (strcmp(a, "--schedule-cache") == 0) {
+            sched.cache = 1;
+        } else if (strncmp(a, "--schedule-cache=", 17) == 0) {
+            if (!a[17])
+                return usage_error("option ", "--schedule-cache", " needs a directory");
+            sched.cache = 1;
+            sched.cache_dir = a + 17;
         } else if (strcmp(a, "--print-schedule") == 0) {
             sched.print = 1;
         } else if (strcmp(a, "--pass-stats") == 0) {

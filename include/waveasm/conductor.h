@@ -184,15 +184,26 @@ typedef const char *(*wa_sched_oracle)(const char *prompt, void *payload);
 typedef void (*wa_sched_progress)(unsigned round, const wa_sched_round *r,
                                   const wa_sched_metrics *m, int kept, void *payload);
 
+/* Keep the final moves of a run in the cache, and replay them (checked like
+   any command) instead of asking the oracle when the same tagged input comes
+   again. Entries are JSON files named by the SHA-256 of the tagged text the
+   oracle would first read (wa_schedule_print without metrics); a corrupt or
+   stale entry is ignored with a warning on the context. */
+#define WA_SCHED_RUN_CACHE 0x1u
+
 typedef struct wa_sched_run_options {
     unsigned version;            /* WA_SCHED_RUN_OPTIONS_VERSION */
     unsigned rounds;             /* round budget; 0: 8 */
     wa_sched_progress progress;  /* may be NULL */
     void *progress_payload;
+    unsigned flags;              /* WA_SCHED_RUN_* */
+    /* the cache directory; NULL: $XDG_CACHE_HOME/waveasm/conductor, else
+       $HOME/.cache/waveasm/conductor (created when missing) */
+    const char *cache_dir;
     /* new fields only ever appended */
 } wa_sched_run_options;
 #define WA_SCHED_RUN_OPTIONS_VERSION 1
-#define WA_SCHED_RUN_OPTIONS_INIT { WA_SCHED_RUN_OPTIONS_VERSION, 0, NULL, NULL }
+#define WA_SCHED_RUN_OPTIONS_INIT { WA_SCHED_RUN_OPTIONS_VERSION, 0, NULL, NULL, 0, NULL }
 
 typedef struct wa_sched_result {
     unsigned version;            /* WA_SCHED_RESULT_VERSION (set by the library) */
@@ -201,6 +212,7 @@ typedef struct wa_sched_result {
     unsigned failed;             /* rounds reverted because a command was invalid */
     unsigned regressed;          /* rounds reverted because the metrics got worse */
     wa_sched_metrics baseline, best;
+    int cache_hit;               /* the moves came from the cache (WA_SCHED_RUN_CACHE) */
     /* new fields only ever appended */
 } wa_sched_result;
 #define WA_SCHED_RESULT_VERSION 1
@@ -226,6 +238,11 @@ WA_API wa_status wa_stage_schedule(wa_program *prog, wa_pass_stats *stats, void 
    current state that interleaves LDS reads and global loads with MFMAs. Writes
    its move commands (then `done`) to `*out` (release with wa_free()). */
 WA_API wa_status wa_schedule_heuristic(char **out, size_t *out_len, wa_schedule *s);
+
+/* SHA-256 of `len` bytes (the cache key): 32 bytes, or 64 lower-case hex digits
+   and a NUL. */
+WA_API void wa_sha256(uint8_t out[32], const void *data, size_t len);
+WA_API void wa_sha256_hex(char out[65], const void *data, size_t len);
 
 WA_END_DECLS
 #endif

@@ -282,6 +282,13 @@ wa_status wa_schedule_apply(wa_sched_round *out, wa_schedule *s, const char *tex
         st = wa_error(s->ctx, WA_E_INVALID, loc, "%s", why);
     } else {
         r.applied = n;
+        s->last_cmds.len = 0;
+        if (s->last_cmds.data)
+            s->last_cmds.data[0] = '\0';
+        for (unsigned j = 0; j < n; j++) {
+            print_command(&s->last_cmds, &cmds[j]);
+            wa_sb_putc(&s->last_cmds, '\n');
+        }
     }
     static const char *const sev[3] = { "info", "warn", "critical" };
     for (unsigned w = 0; w < s->nwarns; w++) {

@@ -72,6 +72,7 @@ struct wa_schedule {
     wa_swarn *warns;
     unsigned nwarns, capwarns;
     int have_report;
+    wa_sb last_cmds;            /* the commands of the last successful round, one per line */
 };
 
 /* Sizes and units of an item's register accesses: the units it reads and
@@ -108,6 +109,22 @@ void wa_sched_set_order(wa_schedule *s, const unsigned *at);
 /* The schedule stage: `rounds` of the list scheduler on `prog` (heuristic.c). */
 wa_status wa_sched_stage_run(wa_program *prog, wa_pass_stats *stats,
                              const wa_schedule_options *opts, unsigned rounds);
+
+/* The cache (cache.c). The key: SHA-256 of the tagged text without metrics. */
+wa_status wa_sched_cache_key(char key[65], const wa_schedule *s);
+/* The directory of the cache for `dir` (NULL: the default); 0 if none. */
+int wa_sched_cache_dir(char *out, size_t cap, const char *dir);
+/* The moves of entry `key` (one per line, wa_mem_free'd by the caller): 1 when
+   found and well formed; 0 when missing; -1 with a message in `why` when the
+   entry is corrupt or stale. */
+int wa_sched_cache_load(const wa_schedule *s, const char *dir, const char *key, char **moves,
+                        char *why, size_t why_len);
+/* Writes the entry (replacing it); 0 on success. */
+int wa_sched_cache_store(const wa_schedule *s, const char *dir, const char *key,
+                         const char *moves, const wa_sched_metrics *m, unsigned rounds);
+/* The printed schedule, with the last round's report or without. */
+wa_status wa_sched_print_impl(char **out, size_t *out_len, const wa_schedule *s,
+                              const wa_sched_metrics *metrics, int with_report);
 
 /* "I12" of node i, and its mnemonic. */
 const char *wa_sched_mnemonic(const wa_schedule *s, unsigned node);

@@ -83,6 +83,7 @@ void wa_schedule_destroy(wa_schedule *s)
     wa_mem_free(ctx, s->warns);
     wa_sb_free(&s->report);
     wa_sb_free(&s->warn_text);
+    wa_sb_free(&s->last_cmds);
     wa_unit_map_free(&s->units, ctx);
     wa_mem_free(ctx, s);
 }
@@ -115,6 +116,7 @@ wa_status wa_schedule_create(wa_schedule **out, wa_program *prog, const wa_sched
     }
     wa_sb_init(&s->report, ctx);
     wa_sb_init(&s->warn_text, ctx);
+    wa_sb_init(&s->last_cmds, ctx);
     /* every instruction needs a tag to be named */
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         wa_instr *in = &prog->instrs[i];
@@ -297,6 +299,12 @@ static void print_metrics(wa_sb *sb, const wa_sched_metrics *m)
 wa_status wa_schedule_print(char **out, size_t *out_len, const wa_schedule *s,
                             const wa_sched_metrics *metrics)
 {
+    return wa_sched_print_impl(out, out_len, s, metrics, 1);
+}
+
+wa_status wa_sched_print_impl(char **out, size_t *out_len, const wa_schedule *s,
+                              const wa_sched_metrics *metrics, int with_report)
+{
     if (!out || !s)
         return WA_E_INVALID;
     *out = NULL;
@@ -344,7 +352,7 @@ wa_status wa_schedule_print(char **out, size_t *out_len, const wa_schedule *s,
             wa_free(line);
         }
     }
-    if (s->have_report && s->report.len) {
+    if (with_report && s->have_report && s->report.len) {
         wa_sb_puts(&sb, "; last round:\n");
         const char *p = s->report.data;
         while (*p) {

@@ -3,6 +3,7 @@
    regression, and schedules (the list scheduler's, random command streams')
    that compile, pass the checkers and compute what the input computes in the
    simulator (simdiff.h) on random programs, the examples and GEMM kernels. */
+#define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "randprog.h"
 #include "simdiff.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Tags follow the instruction order: the first instruction of the body is I0. */
 static const char *const body_main =
@@ -765,10 +767,179 @@ static void pipeline_stages(void)
     wa_context_destroy(ctx);
 }
 
+/* ---- SHA-256 and the cache --------------------------------------------------------------- */
+
+static void sha256_vectors(void)
+{
+    char hex[65];
+    wa_sha256_hex(hex, "", 0);
+    CHECK_STR_EQ(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    wa_sha256_hex(hex, "abc", 3);
+    CHECK_STR_EQ(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *m448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    wa_sha256_hex(hex, m448, strlen(m448));
+    CHECK_STR_EQ(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    const char *m896 = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+    wa_sha256_hex(hex, m896, strlen(m896));
+    CHECK_STR_EQ(hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+    char *million = malloc(1000000);
+    REQUIRE(million != NULL);
+    memset(million, 'a', 1000000);
+    wa_sha256_hex(hex, million, 1000000);
+    CHECK_STR_EQ(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(million);
+    /* 55 and 56 bytes: the length still fits the last block, or needs another */
+    wa_sha256_hex(hex, m448, 55);
+    CHECK_STR_EQ(hex, "aa353e009edbaebfc6e494c8d847696896cb8b398e0173a4b5c1b636292d87c7");
+    uint8_t raw[32];
+    wa_sha256(raw, "abc", 3);
+    CHECK_EQ_HEX(raw[0], 0xba);
+    CHECK_EQ_HEX(raw[31], 0xad);
+}
+
+typedef struct counting_oracle {
+    unsigned calls;
+    const char *answer;
+} counting_oracle;
+
+static const char *count_oracle(const char *prompt, void *payload)
+{
+    counting_oracle *c = payload;
+    (void)prompt;
+    c->calls++;
+    return c->calls == 1 ? c->answer : NULL;
+}
+
+/* A kernel whose load is issued late, scheduled with the cache in `dir`. */
+static char g_warning[512];
+
+static void cached_run(const char *dir, counting_oracle *c, wa_sched_result *res, char **text,
+                       wa_context **out_ctx)
+{
+    g_warning[0] = '\0';
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    *out_ctx = ctx;
+    *text = NULL;
+    wa_program *prog = NULL;
+    if (!CHECK_OK(ut_parse_body(&prog, ctx, "gfx942", body_latency)))
+        return;
+    wa_schedule *s = NULL;
+    if (CHECK_OK(wa_schedule_create(&s, prog, NULL))) {
+        wa_sched_round r;
+        CHECK_OK(wa_schedule_apply(&r, s, "move I3 after I8\n", 16));
+        wa_schedule_destroy(s);
+        s = NULL;
+    }
+    /* the moved program is the input of the cached run */
+    if (CHECK_OK(wa_schedule_create(&s, prog, NULL))) {
+        wa_sched_run_options ro = WA_SCHED_RUN_OPTIONS_INIT;
+        ro.flags = WA_SCHED_RUN_CACHE;
+        ro.cache_dir = dir;
+        CHECK_OK(wa_schedule_run(res, s, count_oracle, c, &ro));
+        const wa_diag *d = wa_context_last_diag(ctx);
+        if (d && d->severity == WA_SEVERITY_WARNING)
+            snprintf(g_warning, sizeof(g_warning), "%s", d->message);
+        *text = ut_print(prog);
+    }
+    wa_schedule_destroy(s);
+    wa_program_destroy(prog);
+}
+
+static void cache(void)
+{
+    char base[] = "/tmp/wa-conductor-cache-XXXXXX";
+    REQUIRE(mkdtemp(base) != NULL);
+    char dir[256];
+    snprintf(dir, sizeof(dir), "%s/nested/dir", base);
+    /* first run: the oracle is asked, the entry written */
+    counting_oracle c1 = { 0, "move I3 after I2\ndone\n" };
+    wa_sched_result r1;
+    char *t1 = NULL;
+    wa_context *ctx = NULL;
+    cached_run(dir, &c1, &r1, &t1, &ctx);
+    CHECK_EQ_UINT(c1.calls, 1);
+    CHECK_EQ_INT(r1.cache_hit, 0);
+    CHECK_EQ_UINT(r1.kept, 1);
+    wa_context_destroy(ctx);
+    /* second run: replayed from the cache, the oracle not asked */
+    counting_oracle c2 = { 0, "done\n" };
+    wa_sched_result r2;
+    char *t2 = NULL;
+    cached_run(dir, &c2, &r2, &t2, &ctx);
+    CHECK_EQ_UINT(c2.calls, 0);
+    CHECK_EQ_INT(r2.cache_hit, 1);
+    CHECK_EQ_UINT(r2.best.cycles, r1.best.cycles);
+    CHECK(t1 && t2 && strcmp(t1, t2) == 0);
+    CHECK_STR_EQ(g_warning, "");
+    wa_context_destroy(ctx);
+    /* the entry: one JSON file named by the key, holding the moves */
+    char cmd[512], path[512] = "";
+    snprintf(cmd, sizeof(cmd), "ls %s/*.json", dir);
+    FILE *ls = popen(cmd, "r");
+    REQUIRE(ls != NULL);
+    if (!fgets(path, sizeof(path), ls))
+        path[0] = '\0';
+    pclose(ls);
+    path[strcspn(path, "\n")] = '\0';
+    size_t len = 0;
+    char *json = ut_read_file(path, &len, 1);
+    REQUIRE(json != NULL);
+    CHECK_STR_CONTAINS(json, "\"moves\": [\"move I3 after I2\"]");
+    CHECK_STR_CONTAINS(json, "\"format\": \"waveasm-conductor-cache\"");
+    CHECK(strlen(strrchr(path, '/') + 1) == 64 + 5);
+    free(json);
+    /* a corrupt entry: ignored with a warning, the oracle asked again, the entry rewritten */
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs("{\"format\": \"waveasm-conductor-cache\", \"moves\": [\"move", f);
+    fclose(f);
+    counting_oracle c3 = { 0, "move I3 after I2\ndone\n" };
+    wa_sched_result r3;
+    char *t3 = NULL;
+    cached_run(dir, &c3, &r3, &t3, &ctx);
+    CHECK_EQ_UINT(c3.calls, 1);
+    CHECK_EQ_INT(r3.cache_hit, 0);
+    CHECK_STR_CONTAINS(g_warning, "is corrupt: ignored");
+    wa_context_destroy(ctx);
+    /* a stale entry (another key inside, or moves that do not apply): ignored */
+    f = fopen(path, "wb");
+    REQUIRE(f != NULL);
+    fputs("{\"format\": \"waveasm-conductor-cache\", \"version\": 1, \"key\": \"00\", "
+          "\"moves\": []}\n",
+          f);
+    fclose(f);
+    counting_oracle c4 = { 0, "done\n" };
+    wa_sched_result r4;
+    char *t4 = NULL;
+    cached_run(dir, &c4, &r4, &t4, &ctx);
+    CHECK_EQ_UINT(c4.calls, 1);
+    CHECK_STR_CONTAINS(g_warning, "is stale");
+    wa_context_destroy(ctx);
+    wa_free(t4);
+    wa_free(t3);
+    /* the default directory follows XDG_CACHE_HOME */
+    char xdg[256];
+    snprintf(xdg, sizeof(xdg), "%s/xdg", base);
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    counting_oracle c5 = { 0, "done\n" };
+    wa_sched_result r5;
+    char *t5 = NULL;
+    cached_run(NULL, &c5, &r5, &t5, &ctx);
+    wa_context_destroy(ctx);
+    wa_free(t5);
+    snprintf(cmd, sizeof(cmd), "ls %s/waveasm/conductor/*.json > /dev/null 2>&1", xdg);
+    CHECK_EQ_INT(system(cmd), 0);
+    unsetenv("XDG_CACHE_HOME");
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
+    CHECK_EQ_INT(system(cmd), 0);
+    wa_free(t1);
+    wa_free(t2);
+}
+
 UT_SUITE(UT_CASE(tags_and_pinned) UT_CASE(register_dependences) UT_CASE(exec_dependence)
              UT_CASE(blocks) UT_CASE(memory_order) UT_CASE(warnings) UT_CASE(command_text)
                  UT_CASE(revert_on_error) UT_CASE(revert_on_regression)
                      UT_CASE(heuristic_improves) UT_CASE(bad_options)
                          UT_CASE(random_programs_heuristic)
                              UT_CASE(random_programs_random_commands)
-                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages));
+                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages) UT_CASE(sha256_vectors) UT_CASE(cache));
