@@ -121,6 +121,8 @@ static void usage(FILE *f)
             "  --schedule-cache[=DIR]           replay the moves of an earlier run of the same\n"
             "                                   input, keep this run's (default DIR:\n"
             "                                   $XDG_CACHE_HOME/waveasm/conductor)\n"
+            "  --schedule-profile=FILE          per-instruction figures (CSV: tag, hits, lat_min,\n"
+            "                                   lat_mean, lat_max) shown to the oracle\n"
             "  --print-schedule                 output the tagged regions with their metrics\n"
             "                                   instead of IR\n",
         f);
@@ -573,6 +575,7 @@ typedef struct sched_cli {
     const char *spec;       /* heuristic, moves:FILE, cmd:COMMAND */
     unsigned rounds;
     int cache;              /* --schedule-cache */
+    const char *profile;    /* --schedule-profile */
     const char *cache_dir;
     int print;
     wa_schedule *s;
@@ -684,6 +687,21 @@ static int run_schedule(wa_context *ctx, wa_program *prog, sched_cli *sc, char *
         return 1;
     wa_sched_metrics m;
     int rc = 1;
+    if (sc->profile) {
+        FILE *pf = fopen(sc->profile, "rb");
+        char *csv = pf ? read_all(pf) : NULL;
+        if (pf)
+            fclose(pf);
+        if (!csv) {
+            fprintf(stderr, "%s: error: cannot read %s\n", prog_name, sc->profile);
+            goto out;
+        }
+        st = wa_schedule_set_profile(sc->s, csv, strlen(csv));
+        free(csv);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto out;
+    }
     if (sc->spec) {
         wa_sched_run_options ro = WA_SCHED_RUN_OPTIONS_INIT;
         ro.rounds = sc->rounds;
@@ -890,6 +908,10 @@ int main(int argc, char **argv)
             if (missing || !rest || *rest || n == 0 || n > 100000)
                 return usage_error("option ", a, " needs a number of rounds (1..100000)");
             sched.rounds = (unsigned)n;
+        } else if ((v = option_value(argc, argv, &i, "--schedule-profile", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs a CSV file");
+            sched.profile = v;
         } else if (strcmp(a, "--schedule-cache") == 0) {
             sched.cache = 1;
         } else if (strncmp(a, "--schedule-cache=", 17) == 0) {

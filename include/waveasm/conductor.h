@@ -136,6 +136,14 @@ WA_API int wa_sched_metrics_better(const wa_schedule *s, const wa_sched_metrics 
 WA_API wa_status wa_schedule_print(char **out, size_t *out_len, const wa_schedule *s,
                                    const wa_sched_metrics *metrics);
 
+/* Measured per-instruction figures for the prompt, as CSV: a header line naming
+   a `tag` column (I12, @I12 or 12) and any of hits, lat_min, lat_mean, lat_max
+   (other columns ignored; '#' lines skipped), then one line per instruction.
+   The prompt lists them by region ("; profile (previous run):"). Rows of tags
+   the schedule does not have are ignored. Bad text: WA_E_PARSE with the line
+   and column. Replaces an earlier profile; `len` 0 removes it. */
+WA_API wa_status wa_schedule_set_profile(wa_schedule *s, const char *csv, size_t len);
+
 /* ---- one round of commands ------------------------------------------------------------ */
 
 typedef enum wa_sched_severity {

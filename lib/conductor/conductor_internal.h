@@ -73,7 +73,12 @@ struct wa_schedule {
     unsigned nwarns, capwarns;
     int have_report;
     wa_sb last_cmds;            /* the commands of the last successful round, one per line */
+    uint64_t *profile;          /* per node: present flag, then WA_SCHED_PROFILE_COLS figures */
 };
+
+#define WA_SCHED_PROFILE_COLS 4
+/* The profile section of the prompt (profile.c). */
+void wa_sched_print_profile(wa_sb *sb, const wa_schedule *s);
 
 /* Sizes and units of an item's register accesses: the units it reads and
    writes (explicit operands by role, the table's implicit registers, EXEC for

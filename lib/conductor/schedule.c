@@ -84,6 +84,7 @@ void wa_schedule_destroy(wa_schedule *s)
     wa_sb_free(&s->report);
     wa_sb_free(&s->warn_text);
     wa_sb_free(&s->last_cmds);
+    wa_mem_free(ctx, s->profile);
     wa_unit_map_free(&s->units, ctx);
     wa_mem_free(ctx, s);
 }
@@ -352,6 +353,7 @@ wa_status wa_sched_print_impl(char **out, size_t *out_len, const wa_schedule *s,
             wa_free(line);
         }
     }
+    wa_sched_print_profile(&sb, s);
     if (with_report && s->have_report && s->report.len) {
         wa_sb_puts(&sb, "; last round:\n");
         const char *p = s->report.data;

@@ -55,6 +55,16 @@ def test_prompt_regions_and_metrics(prog):
     assert not c.better(m, m)
 
 
+def test_profile(prog):
+    c = Conductor(prog)
+    c.set_profile("tag,hits,lat_mean\nI8,64,310\n")
+    assert ";   I8 buffer_load_dword hits=64 lat_min=0 lat_mean=310 lat_max=0" in c.prompt()
+    with pytest.raises(waveasm.ParseError):
+        c.set_profile("tag,hits\nI8,many\n")
+    c.set_profile("")
+    assert "; profile" not in c.prompt()
+
+
 def test_apply_checks_and_reverts(prog):
     c = Conductor(prog)
     before = prog.text()

@@ -936,10 +936,47 @@ static void cache(void)
     wa_free(t2);
 }
 
+static void profile_csv(void)
+{
+    fixture f;
+    if (fx_open(&f, body_latency, 0, 0)) {
+        const char *csv = "# rocprof, per instruction\n"
+                          "tag,mnemonic,hits,lat_min,lat_mean,lat_max\n"
+                          "I3,buffer_load_dword,1024,88,102.5,145\n"
+                          "@I9, v_add_u32 ,1024,4,5,9\n"
+                          "I999,gone,1,1,1,1\n";
+        CHECK_OK(wa_schedule_set_profile(f.s, csv, strlen(csv)));
+        char *text = NULL;
+        CHECK_OK(wa_schedule_print(&text, NULL, f.s, NULL));
+        CHECK(text && strstr(text, "; profile (previous run):\n;   I3 buffer_load_dword hits=1024 "
+                                   "lat_min=88 lat_mean=102 lat_max=145\n;   I9 v_add_u32 hits=1024") != NULL);
+        wa_free(text);
+        /* the rows follow the instructions when they move */
+        wa_sched_round r;
+        CHECK_OK(fx_apply(&f, "move I9 after I10\n", &r) == WA_E_INVALID ? WA_OK : WA_E_INTERNAL);
+        /* bad text: located, the old profile kept out */
+        const char *bad = "tag,hits\nI3,12x\n";
+        CHECK_STATUS(wa_schedule_set_profile(f.s, bad, strlen(bad)), WA_E_PARSE);
+        CHECK_LAST_DIAG(f.ctx, WA_E_PARSE, "expected a number", 2, 4, UT_ANY);
+        const char *nohdr = "hits,lat_min\n1,2\n";
+        CHECK_STATUS(wa_schedule_set_profile(f.s, nohdr, strlen(nohdr)), WA_E_PARSE);
+        CHECK_LAST_DIAG(f.ctx, WA_E_PARSE, "no 'tag' column", 1, 1, UT_ANY);
+        const char *badtag = "tag,hits\nJ3,1\n";
+        CHECK_STATUS(wa_schedule_set_profile(f.s, badtag, strlen(badtag)), WA_E_PARSE);
+        CHECK_LAST_DIAG(f.ctx, WA_E_PARSE, "bad tag", 2, UT_ANY, UT_ANY);
+        text = NULL;
+        CHECK_OK(wa_schedule_print(&text, NULL, f.s, NULL));
+        CHECK(text && strstr(text, "; profile") == NULL);
+        wa_free(text);
+        CHECK_OK(wa_schedule_set_profile(f.s, NULL, 0));
+    }
+    fx_close(&f);
+}
+
 UT_SUITE(UT_CASE(tags_and_pinned) UT_CASE(register_dependences) UT_CASE(exec_dependence)
              UT_CASE(blocks) UT_CASE(memory_order) UT_CASE(warnings) UT_CASE(command_text)
                  UT_CASE(revert_on_error) UT_CASE(revert_on_regression)
                      UT_CASE(heuristic_improves) UT_CASE(bad_options)
                          UT_CASE(random_programs_heuristic)
                              UT_CASE(random_programs_random_commands)
-                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages) UT_CASE(sha256_vectors) UT_CASE(cache));
+                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages) UT_CASE(sha256_vectors) UT_CASE(cache) UT_CASE(profile_csv));

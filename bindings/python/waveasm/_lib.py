@@ -540,6 +540,7 @@ PROTOTYPES = {
     "wa_schedule_run_heuristic": (_st, [POINTER(WaSchedResult), _p, _u]),
     "wa_stage_schedule": (_st, [_p, POINTER(WaPassStats), c_void_p]),
     "wa_schedule_heuristic": (_st, [_buf, POINTER(c_size_t), _p]),
+    "wa_schedule_set_profile": (_st, [_p, c_char_p, c_size_t]),
     "wa_sha256": (None, [POINTER(c_uint8), c_void_p, c_size_t]),
     "wa_sha256_hex": (None, [POINTER(c_char), c_void_p, c_size_t]),
     # sim.h

@@ -158,6 +158,12 @@ class Conductor(Handle):
         return self.context._text(lib.wa_schedule_print, self._h,
                                   ctypes.byref(m) if m is not None else None)
 
+    def set_profile(self, csv):
+        """Per-instruction figures for the prompt (CSV with a `tag` column and
+        any of hits, lat_min, lat_mean, lat_max); "" removes them."""
+        data = csv.encode()
+        self.context._call(lib.wa_schedule_set_profile, self._h, data, len(data))
+
     def report(self):
         """The report of the last round."""
         return pystr(lib.wa_schedule_report(self._h)) or ""
