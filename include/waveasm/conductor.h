@@ -232,6 +232,35 @@ typedef struct wa_sched_result {
 WA_API wa_status wa_schedule_run(wa_sched_result *out, wa_schedule *s, wa_sched_oracle oracle,
                                  void *oracle_payload, const wa_sched_run_options *opts);
 
+/* ---- beam search ---------------------------------------------------------------------- */
+
+/* An oracle of the beam search also learns which agent asks and a seed (from
+   the options' seed, the agent and the round) to vary its answers by. */
+typedef const char *(*wa_sched_agent_oracle)(const char *prompt, unsigned agent, uint64_t seed,
+                                             void *payload);
+
+typedef struct wa_sched_beam_options {
+    unsigned version;            /* WA_SCHED_BEAM_OPTIONS_VERSION */
+    unsigned agents;             /* P, at most 64; 0: 4 */
+    unsigned interval;           /* K rounds per agent between checkpoints; 0: 2 */
+    unsigned keep;               /* top-k surviving a checkpoint; 0: 2 */
+    unsigned checkpoints;        /* 0: 3 */
+    uint64_t seed;
+    /* new fields only ever appended */
+} wa_sched_beam_options;
+#define WA_SCHED_BEAM_OPTIONS_VERSION 1
+#define WA_SCHED_BEAM_OPTIONS_INIT { WA_SCHED_BEAM_OPTIONS_VERSION, 0, 0, 0, 0, 0 }
+
+/* Beam search: P agents, each with its own order of the program, run K rounds
+   each (a round is kept when it improves the agent's metrics); at every
+   checkpoint the agents are ranked by wa_sched_metrics_better, the top k
+   survive and the pool is refilled with copies of them. The agents take turns
+   (the library starts no threads), so the result depends only on the options
+   and the oracle's answers. The program is left in the best order found. */
+WA_API wa_status wa_schedule_beam(wa_sched_result *out, wa_schedule *s,
+                                  wa_sched_agent_oracle oracle, void *payload,
+                                  const wa_sched_beam_options *opts);
+
 /* The round loop with the built-in oracle (wa_schedule_heuristic) for `rounds`
    rounds (0: 2). */
 WA_API wa_status wa_schedule_run_heuristic(wa_sched_result *out, wa_schedule *s, unsigned rounds);

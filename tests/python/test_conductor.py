@@ -137,6 +137,18 @@ def test_pipeline_insert_and_schedule_stage(ctx):
     assert seen == [0]
 
 
+def test_beam(ctx):
+    def oracle(prompt, agent, seed):
+        return ["move I2 after I7", "move I8 after I2"][agent % 2]
+    texts = []
+    for _ in range(2):
+        p = ctx.parse(LATE_LOAD)
+        res = Conductor(p).beam(oracle, agents=3, interval=1, keep=1, checkpoints=2, seed=5)
+        texts.append(p.text())
+        assert res.rounds == 6 and res.best.cycles < res.baseline.cycles
+    assert texts[0] == texts[1] and order(p)[3] == "I8"
+
+
 def test_sha256():
     assert sha256_hex("abc") == \
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -3,7 +3,7 @@
    regression, and schedules (the list scheduler's, random command streams')
    that compile, pass the checkers and compute what the input computes in the
    simulator (simdiff.h) on random programs, the examples and GEMM kernels. */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv, popen, strdup */
 #include "check.h"
 #include "randprog.h"
 #include "simdiff.h"
@@ -973,10 +973,95 @@ static void profile_csv(void)
     fx_close(&f);
 }
 
+/* Agent 0 proposes a worse order, agent 1 the better one, the others random
+   commands drawn from the seed. */
+static const char *beam_oracle(const char *prompt, unsigned agent, uint64_t seed, void *payload)
+{
+    static char buf[1024];
+    const wa_program *prog = payload;
+    (void)prompt;
+    if (agent == 0)
+        return "move I2 after I7\n";
+    if (agent == 1)
+        return "move I8 after I2\n";
+    rp_rng rng;
+    rp_seed(&rng, seed);
+    random_commands(buf, sizeof(buf), prog, &rng);
+    return buf;
+}
+
+static char *beam_once(uint64_t seed, wa_sched_result *res, unsigned agents)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    char *text = NULL;
+    if (CHECK_OK(ut_parse_body(&prog, ctx, "gfx942", body_latency))) {
+        wa_schedule *s = NULL;
+        wa_sched_round r;
+        if (CHECK_OK(wa_schedule_create(&s, prog, NULL)) &&
+            CHECK_OK(wa_schedule_apply(&r, s, "move I3 after I8\n", 16))) {
+            wa_schedule_destroy(s);
+            s = NULL;
+            CHECK_OK(wa_schedule_create(&s, prog, NULL));
+        }
+        wa_sched_beam_options bo = WA_SCHED_BEAM_OPTIONS_INIT;
+        bo.agents = agents;
+        bo.interval = 2;
+        bo.keep = 2;
+        bo.checkpoints = 3;
+        bo.seed = seed;
+        if (s && CHECK_OK(wa_schedule_beam(res, s, beam_oracle, prog, &bo))) {
+            char *t = ut_print(prog);
+            text = t ? strdup(t) : NULL;
+            wa_free(t);
+            wa_pipeline_options po = WA_PIPELINE_OPTIONS_INIT;
+            po.flags = WA_PIPELINE_VERIFY;
+            CHECK_OK(wa_compile(prog, &po));
+        }
+        wa_schedule_destroy(s);
+    }
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+    return text;
+}
+
+static void beam_search(void)
+{
+    wa_sched_result a, b, c;
+    char *ta = beam_once(7, &a, 5), *tb = beam_once(7, &b, 5), *tc = beam_once(8, &c, 5);
+    REQUIRE(ta && tb && tc);
+    /* deterministic per seed */
+    CHECK_STR_EQ(ta, tb);
+    CHECK_EQ_UINT(a.best.cycles, b.best.cycles);
+    CHECK_EQ_UINT(a.kept, b.kept);
+    CHECK_EQ_UINT(a.rounds, 5 * 2 * 3);
+    /* agent 1's move is found and kept; agent 0's is never kept */
+    CHECK(a.best.cycles < a.baseline.cycles);
+    CHECK(a.regressed > 0);
+    CHECK_EQ_UINT(c.best.cycles, a.best.cycles);
+    free(ta);
+    free(tb);
+    free(tc);
+    /* options */
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(ut_parse_body(&prog, ctx, "gfx942", body_latency));
+    wa_schedule *s = NULL;
+    REQUIRE_OK(wa_schedule_create(&s, prog, NULL));
+    wa_sched_beam_options bo = WA_SCHED_BEAM_OPTIONS_INIT;
+    bo.agents = 65;
+    CHECK_STATUS(wa_schedule_beam(NULL, s, beam_oracle, prog, &bo), WA_E_INVALID);
+    bo.version = 9;
+    CHECK_STATUS(wa_schedule_beam(NULL, s, beam_oracle, prog, &bo), WA_E_INVALID);
+    wa_schedule_destroy(s);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(UT_CASE(tags_and_pinned) UT_CASE(register_dependences) UT_CASE(exec_dependence)
              UT_CASE(blocks) UT_CASE(memory_order) UT_CASE(warnings) UT_CASE(command_text)
                  UT_CASE(revert_on_error) UT_CASE(revert_on_regression)
                      UT_CASE(heuristic_improves) UT_CASE(bad_options)
                          UT_CASE(random_programs_heuristic)
                              UT_CASE(random_programs_random_commands)
-                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages) UT_CASE(sha256_vectors) UT_CASE(cache) UT_CASE(profile_csv));
+                                 UT_CASE(examples_scheduled) UT_CASE(gemm_kernels_scheduled) UT_CASE(pipeline_stages) UT_CASE(sha256_vectors) UT_CASE(cache) UT_CASE(profile_csv) UT_CASE(beam_search));

@@ -291,6 +291,15 @@ class WaSchedRunOptions(Structure):
                 ("progress_payload", c_void_p), ("flags", c_uint), ("cache_dir", c_char_p)]
 
 
+SCHED_AGENT_ORACLE = CFUNCTYPE(c_void_p, c_char_p, c_uint, c_uint64, c_void_p)
+
+
+class WaSchedBeamOptions(Structure):
+    """wa_sched_beam_options (conductor.h)."""
+    _fields_ = [("version", c_uint), ("agents", c_uint), ("interval", c_uint), ("keep", c_uint),
+                ("checkpoints", c_uint), ("seed", c_uint64)]
+
+
 class WaSchedResult(Structure):
     """wa_sched_result (conductor.h)."""
     _fields_ = [("version", c_uint), ("rounds", c_uint), ("kept", c_uint), ("failed", c_uint),
@@ -538,6 +547,8 @@ PROTOTYPES = {
     "wa_schedule_run": (_st, [POINTER(WaSchedResult), _p, SCHED_ORACLE, c_void_p,
                               POINTER(WaSchedRunOptions)]),
     "wa_schedule_run_heuristic": (_st, [POINTER(WaSchedResult), _p, _u]),
+    "wa_schedule_beam": (_st, [POINTER(WaSchedResult), _p, SCHED_AGENT_ORACLE, c_void_p,
+                               POINTER(WaSchedBeamOptions)]),
     "wa_stage_schedule": (_st, [_p, POINTER(WaPassStats), c_void_p]),
     "wa_schedule_heuristic": (_st, [_buf, POINTER(c_size_t), _p]),
     "wa_schedule_set_profile": (_st, [_p, c_char_p, c_size_t]),

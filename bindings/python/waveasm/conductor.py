@@ -17,7 +17,7 @@ import urllib.request
 
 from . import errors
 from ._lib import (
-    SCHED_ORACLE, SCHED_PROGRESS, WaSchedMetrics, WaSchedRegion, WaSchedResult, WaSchedRound,
+    SCHED_AGENT_ORACLE, SCHED_ORACLE, WaSchedBeamOptions, SCHED_PROGRESS, WaSchedMetrics, WaSchedRegion, WaSchedResult, WaSchedRound,
     WaSchedRunOptions, WaScheduleOptions, WaSchedWarning, cstr, lib, pystr, record_type,
 )
 from .context import Handle, invalid
@@ -240,6 +240,39 @@ class Conductor(Handle):
         if failure:
             raise failure[0]
         return Result.from_c(res)
+
+
+def _beam(conductor, oracle, agents, interval, keep, checkpoints, seed):
+    keep_alive = {}
+    failure = []
+
+    def call(prompt, agent, agent_seed, _payload):
+        try:
+            text = oracle(pystr(prompt), agent, agent_seed)
+        except BaseException as e:  # noqa: B036 -- re-raised after the search
+            failure.append(e)
+            return None
+        if text is None:
+            return None
+        buf = ctypes.create_string_buffer(str(text).encode())
+        keep_alive[agent] = buf
+        return ctypes.addressof(buf)
+
+    fn = SCHED_AGENT_ORACLE(call)
+    bo = WaSchedBeamOptions(1, agents, interval, keep, checkpoints, seed)
+    res = WaSchedResult()
+    conductor.program._edit_with(lib.wa_schedule_beam, ctypes.byref(res), conductor._h, fn,
+                                 None, ctypes.byref(bo))
+    if failure:
+        raise failure[0]
+    return Result.from_c(res)
+
+
+Conductor.beam = lambda self, oracle, agents=4, interval=2, keep=2, checkpoints=3, seed=0: \
+    _beam(self, oracle, agents, interval, keep, checkpoints, seed)
+Conductor.beam.__doc__ = """Beam search: `oracle(prompt, agent, seed)` for `agents` agents,
+`interval` rounds between checkpoints, the best `keep` surviving each of the
+`checkpoints`; deterministic for a seed. Returns Result."""
 
 
 class OpenAIOracle:
