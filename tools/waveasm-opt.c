@@ -14,6 +14,7 @@
 
    Exit status: 0 success, 1 bad input (parse, validation, allocation, I/O), 2 bad
    usage (unknown option, missing or bad option value, conflicting options). */
+#define _POSIX_C_SOURCE 200809L
 #include <waveasm/waveasm.h>
 #ifdef WAVEASM_TRANSLATE
 #include <waveasm/mlir.h>
@@ -21,6 +22,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,12 +112,27 @@ static void usage(FILE *f)
             "                                   instructions, as an error (default 1000000;\n"
             "                                   the library's own default is 100 million)\n"
             "  --no-tags                        omit @I<n> instruction tags\n"
+            f);
+    fputs(
+            "  --schedule=heuristic|moves:FILE|cmd:COMMAND\n"
+            "                                   schedule the program (virtual registers) before\n"
+            "                                   anything else: the built-in list scheduler, the\n"
+            "                                   move commands of FILE, or COMMAND as the oracle\n"
+            "                                   (prompt on its stdin, commands on its stdout)\n"
+            "  --schedule-rounds=<n>            rounds of the oracle (default 8)\n"
+            "  --schedule-cache[=DIR]           replay the moves of an earlier run of the same\n"
+            "                                   input, keep this run's (default DIR:\n"
+            "                                   $XDG_CACHE_HOME/waveasm/conductor)\n"
+            "  --schedule-profile=FILE          per-instruction figures (CSV: tag, hits, lat_min,\n"
+            "                                   lat_mean, lat_max) shown to the oracle\n"
+            "  --print-schedule                 output the tagged regions with their metrics\n"
+            "                                   instead of IR\n"
             "  -o <file>                        write output to <file> ('-' or default: stdout)\n"
             "  --version, --help\n"
             "Options taking a value accept both '--opt=value' and '--opt value'.\n"
             "Exit status: 0 success, 1 invalid input (including allocation failure and\n"
             "simulation errors), 2 usage error.\n",
-            f);
+        f);
 }
 
 /* Prints "waveasm-opt: error: <before>'<arg>'<after>" and returns EXIT_USAGE. */
@@ -561,10 +578,190 @@ static int run_passes(wa_context *ctx, wa_program *prog, const pass_cli *pc)
     return 0;
 }
 
+/* --schedule: the oracles the driver offers. */
+typedef struct sched_cli {
+    const char *spec;       /* heuristic, moves:FILE, cmd:COMMAND */
+    unsigned rounds;
+    int cache;              /* --schedule-cache */
+    const char *profile;    /* --schedule-profile */
+    const char *cache_dir;
+    int print;
+    wa_schedule *s;
+    char *answer;
+    unsigned asked;
+} sched_cli;
+
+static char *read_all(FILE *f)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    for (;;) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static const char *sched_oracle(const char *prompt, void *payload)
+{
+    sched_cli *sc = payload;
+    free(sc->answer);
+    sc->answer = NULL;
+    sc->asked++;
+    if (strcmp(sc->spec, "heuristic") == 0) {
+        char *cmds = NULL;
+        if (wa_schedule_heuristic(&cmds, NULL, sc->s) != WA_OK)
+            return NULL;
+        sc->answer = malloc(strlen(cmds) + 1);
+        if (sc->answer)
+            strcpy(sc->answer, cmds);
+        wa_free(cmds);
+        return sc->answer;
+    }
+    if (strncmp(sc->spec, "moves:", 6) == 0) {
+        if (sc->asked > 1)
+            return NULL; /* the file is one round */
+        FILE *f = fopen(sc->spec + 6, "rb");
+        if (!f) {
+            fprintf(stderr, "%s: error: cannot read %s\n", prog_name, sc->spec + 6);
+            return NULL;
+        }
+        sc->answer = read_all(f);
+        fclose(f);
+        return sc->answer;
+    }
+    /* cmd:COMMAND: the prompt goes through a temporary file to its stdin */
+    char path[] = "/tmp/waveasm-prompt-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    FILE *pf = fdopen(fd, "w");
+    if (!pf) {
+        close(fd);
+        unlink(path);
+        return NULL;
+    }
+    fputs(prompt, pf);
+    fclose(pf);
+    size_t clen = strlen(sc->spec + 4) + strlen(path) + 8;
+    char *cmdline = malloc(clen);
+    if (cmdline) {
+        snprintf(cmdline, clen, "%s < %s", sc->spec + 4, path);
+        FILE *p = popen(cmdline, "r");
+        if (p) {
+            sc->answer = read_all(p);
+            if (pclose(p) != 0) {
+                free(sc->answer);
+                sc->answer = NULL;
+            }
+        }
+        free(cmdline);
+    }
+    unlink(path);
+    return sc->answer;
+}
+
+static void sched_progress(unsigned round, const wa_sched_round *r, const wa_sched_metrics *m,
+                           int kept, void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "%s: schedule round %u: %u commands, %s%s; est. cycles %llu\n", prog_name,
+            round, r->commands, r->failed >= 0 ? "failed" : "applied",
+            r->failed >= 0 ? "" : kept ? ", kept" : ", not better", (unsigned long long)m->cycles);
+}
+
+/* Runs --schedule / --print-schedule; 0 on success. `*text` receives the
+   printed schedule with --print-schedule. */
+static int run_schedule(wa_context *ctx, wa_program *prog, sched_cli *sc, char **text,
+                        size_t *len)
+{
+    wa_status st = wa_schedule_create(&sc->s, prog, NULL);
+    report(ctx, st);
+    if (st != WA_OK)
+        return 1;
+    wa_sched_metrics m;
+    int rc = 1;
+    if (sc->profile) {
+        FILE *pf = fopen(sc->profile, "rb");
+        char *csv = pf ? read_all(pf) : NULL;
+        if (pf)
+            fclose(pf);
+        if (!csv) {
+            fprintf(stderr, "%s: error: cannot read %s\n", prog_name, sc->profile);
+            goto out;
+        }
+        st = wa_schedule_set_profile(sc->s, csv, strlen(csv));
+        free(csv);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto out;
+    }
+    if (sc->spec) {
+        wa_sched_run_options ro = WA_SCHED_RUN_OPTIONS_INIT;
+        ro.rounds = sc->rounds;
+        ro.progress = sched_progress;
+        if (sc->cache) {
+            ro.flags |= WA_SCHED_RUN_CACHE;
+            ro.cache_dir = sc->cache_dir;
+        }
+        wa_sched_result res;
+        st = wa_schedule_run(&res, sc->s, sched_oracle, sc, &ro);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto out;
+        if (res.cache_hit)
+            fprintf(stderr, "%s: schedule: moves replayed from the cache\n", prog_name);
+        fprintf(stderr,
+                "%s: schedule: %u rounds (%u kept, %u failed, %u not better); est. cycles "
+                "%llu -> %llu\n",
+                prog_name, res.rounds, res.kept, res.failed, res.regressed,
+                (unsigned long long)res.baseline.cycles, (unsigned long long)res.best.cycles);
+        const char *rep = wa_schedule_report(sc->s);
+        if ((res.failed || res.regressed) && rep[0])
+            fprintf(stderr, "%s", rep);
+        /* a moves file is the user's schedule: one that does not apply is an error */
+        if (strncmp(sc->spec, "moves:", 6) == 0 && res.failed) {
+            fprintf(stderr, "%s: error: the moves of %s do not apply\n", prog_name, sc->spec + 6);
+            goto out;
+        }
+    }
+    if (sc->print) {
+        st = wa_schedule_measure(&m, sc->s);
+        if (st == WA_OK)
+            st = wa_schedule_print(text, len, sc->s, &m);
+        report(ctx, st);
+        if (st != WA_OK)
+            goto out;
+    }
+    rc = 0;
+out:
+    wa_schedule_destroy(sc->s);
+    sc->s = NULL;
+    free(sc->answer);
+    sc->answer = NULL;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *input = "-", *output = NULL, *svg_path = NULL;
     int input_form = 0; /* 0 auto, 1 text form, 2 assembly */
+    sched_cli sched;
+    memset(&sched, 0, sizeof(sched));
     unsigned kernel_index = 0;
 #ifdef WAVEASM_TRANSLATE
     wa_mlir_options mlir_opts = WA_MLIR_OPTIONS_INIT;
@@ -715,6 +912,30 @@ int main(int argc, char **argv)
         } else if ((v = option_value(argc, argv, &i, "--peephole-disable", &missing)) || missing) {
             if (missing || parse_peephole_groups(v, &pc.peephole.flags))
                 return usage_error("option ", a, " needs a list of fuse, fold, moves, acc-init, dead");
+        } else if ((v = option_value(argc, argv, &i, "--schedule", &missing)) || missing) {
+            if (missing || !(strcmp(v, "heuristic") == 0 || (strncmp(v, "moves:", 6) == 0 && v[6]) ||
+                             (strncmp(v, "cmd:", 4) == 0 && v[4])))
+                return usage_error("option ", a, " needs heuristic, moves:FILE or cmd:COMMAND");
+            sched.spec = v;
+        } else if ((v = option_value(argc, argv, &i, "--schedule-rounds", &missing)) || missing) {
+            char *rest = NULL;
+            unsigned long n = missing ? 0 : strtoul(v, &rest, 10);
+            if (missing || !rest || *rest || n == 0 || n > 100000)
+                return usage_error("option ", a, " needs a number of rounds (1..100000)");
+            sched.rounds = (unsigned)n;
+        } else if ((v = option_value(argc, argv, &i, "--schedule-profile", &missing)) || missing) {
+            if (missing)
+                return usage_error("option ", a, " needs a CSV file");
+            sched.profile = v;
+        } else if (strcmp(a, "--schedule-cache") == 0) {
+            sched.cache = 1;
+        } else if (strncmp(a, "--schedule-cache=", 17) == 0) {
+            if (!a[17])
+                return usage_error("option ", "--schedule-cache", " needs a directory");
+            sched.cache = 1;
+            sched.cache_dir = a + 17;
+        } else if (strcmp(a, "--print-schedule") == 0) {
+            sched.print = 1;
         } else if (strcmp(a, "--pass-stats") == 0) {
             pc.stats = 1;
         } else if (strcmp(a, "--verify-each") == 0) {
@@ -822,6 +1043,8 @@ int main(int argc, char **argv)
         if (st != WA_OK)
             goto done;
     }
+    if ((sched.spec || sched.print) && run_schedule(ctx, prog, &sched, &text, &len))
+        goto done;
     if (print_liveness || svg_path) {
         st = wa_liveness_compute(&live, prog, NULL);
         report(ctx, st);
@@ -893,7 +1116,7 @@ int main(int argc, char **argv)
     }
     if (sim.on && simulate(ctx, prog, &sim))
         goto done;
-    if (!print_liveness) {
+    if (!print_liveness && !sched.print) {
         if (emit_asm == 4) {
             unsigned char *obj = NULL;
             const wa_program *one = prog;

@@ -219,6 +219,12 @@ typedef wa_status (*wa_stage_fn)(wa_program *prog, wa_pass_stats *stats, void *p
                                         wa_compile) does before the first stage: a program
                                         the validator rejects (WA_E_VALIDATE, with its
                                         diagnostics) is otherwise never compiled */
+#define WA_PIPELINE_SCHEDULE 0x4u /* version 2: run the Conductor's list scheduler
+                                     (wa_stage_schedule, conductor.h) between peephole
+                                     and regalloc, as an inserted stage named "schedule";
+                                     off by default */
+
+struct wa_schedule_options;
 
 typedef struct wa_pipeline_options {
     unsigned version;             /* WA_PIPELINE_OPTIONS_VERSION */
@@ -228,10 +234,15 @@ typedef struct wa_pipeline_options {
     const wa_regalloc_options *regalloc;
     const wa_waitcnt_options *waitcnt;
     const wa_hazard_options *hazards;
+    /* version 2: the schedule stage (WA_PIPELINE_SCHEDULE): its options (NULL:
+       defaults; kept by pointer, keep it alive) and its rounds (0: 2) */
+    const struct wa_schedule_options *schedule;
+    unsigned schedule_rounds;
     /* new fields only ever appended */
 } wa_pipeline_options;
-#define WA_PIPELINE_OPTIONS_VERSION 1
-#define WA_PIPELINE_OPTIONS_INIT { WA_PIPELINE_OPTIONS_VERSION, 0, NULL, NULL, NULL, NULL, NULL }
+#define WA_PIPELINE_OPTIONS_VERSION 2
+#define WA_PIPELINE_OPTIONS_INIT \
+    { WA_PIPELINE_OPTIONS_VERSION, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 /* Runs one stage of the library (not a replacement) with the stage's options
    from `opts` (may be NULL). Regalloc allocates and rewrites the program. */
@@ -249,6 +260,17 @@ WA_API wa_status wa_pipeline_enable(wa_pipeline *pl, wa_stage stage, int enabled
 /* Replaces a stage by `fn` (NULL restores the library's pass). */
 WA_API wa_status wa_pipeline_replace(wa_pipeline *pl, wa_stage stage, wa_stage_fn fn,
                                      void *payload);
+/* Inserts a host stage that runs just before (`after` 0) or just after (`after`
+   1) the library stage `where`, whether that one is enabled or not; stages
+   inserted at one point run in the order they were inserted. `name` (copied,
+   at most 31 characters) names it in diagnostics and statistics. With
+   WA_PIPELINE_VERIFY it is verified like the library stage next to it. */
+WA_API wa_status wa_pipeline_insert(wa_pipeline *pl, wa_stage where, int after, const char *name,
+                                    wa_stage_fn fn, void *payload);
+/* Inserted stages (the schedule stage of WA_PIPELINE_SCHEDULE included), in
+   the order of insertion. */
+WA_API unsigned wa_pipeline_inserted_count(const wa_pipeline *pl);
+
 /* Runs the enabled stages in order on `prog`. On failure the program holds the
    result of the stages before the failing one plus whatever that one did. */
 WA_API wa_status wa_pipeline_run(wa_pipeline *pl, wa_program *prog);
@@ -268,6 +290,10 @@ typedef struct wa_stage_stats {
 #define WA_STAGE_STATS_VERSION 1
 
 WA_API wa_status wa_pipeline_stats(wa_stage_stats *out, const wa_pipeline *pl, wa_stage stage);
+/* Statistics of inserted stage `index` in the last run, and its name (borrowed;
+   `out_name` may be NULL). */
+WA_API wa_status wa_pipeline_inserted_stats(wa_stage_stats *out, const char **out_name,
+                                            const wa_pipeline *pl, unsigned index);
 
 /* Convenience: runs the default pipeline once. */
 WA_API wa_status wa_compile(wa_program *prog, const wa_pipeline_options *opts);

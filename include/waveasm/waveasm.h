@@ -16,6 +16,7 @@
 #include <waveasm/regalloc.h>
 #include <waveasm/sim.h>
 #include <waveasm/passes.h>
+#include <waveasm/conductor.h>
 
 WA_BEGIN_DECLS
 

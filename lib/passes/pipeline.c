@@ -1,6 +1,7 @@
 /* lib/passes/pipeline.c — the stages in their default order, with per-stage
    statistics, host replacements and optional verification after each stage. */
 #include "pass_util.h"
+#include "../conductor/conductor_internal.h"
 
 #include <waveasm/emit.h>
 #include <waveasm/validate.h>
@@ -52,7 +53,7 @@ static wa_status check_pipeline_options(wa_context *ctx, const wa_pipeline_optio
     if (!st && o->hazards)
         st = wa_check_options_version(ctx, o->hazards->version, WA_HAZARD_OPTIONS_VERSION,
                                       "wa_hazard_options");
-    unsigned known = WA_PIPELINE_VERIFY | WA_PIPELINE_NO_VALIDATE;
+    unsigned known = WA_PIPELINE_VERIFY | WA_PIPELINE_NO_VALIDATE | WA_PIPELINE_SCHEDULE;
     if (!st && (o->flags & ~known))
         st = wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "wa_pipeline_options: unknown flags 0x%x",
                       o->flags & ~known);
@@ -114,6 +115,22 @@ wa_status wa_run_stage(wa_program *prog, wa_stage stage, const wa_pipeline_optio
 
 /* ---- the pipeline object ----------------------------------------------------------------- */
 
+/* A stage inserted next to a library stage. */
+typedef struct inserted_stage {
+    wa_stage where;
+    int after;
+    char name[32];
+    wa_stage_fn fn;
+    void *payload;
+    wa_stage_stats stats;
+} inserted_stage;
+
+/* The built-in schedule stage's settings (WA_PIPELINE_SCHEDULE). */
+typedef struct schedule_payload {
+    const wa_schedule_options *opts;
+    unsigned rounds;
+} schedule_payload;
+
 struct wa_pipeline {
     wa_context *ctx;
     wa_pipeline_options opts;
@@ -127,7 +144,16 @@ struct wa_pipeline {
     wa_stage_fn fn[WA_STAGE_COUNT_];
     void *payload[WA_STAGE_COUNT_];
     wa_stage_stats stats[WA_STAGE_COUNT_];
+    inserted_stage *ins;
+    unsigned nins, capins;
+    schedule_payload sched;
 };
+
+static wa_status schedule_stage(wa_program *prog, wa_pass_stats *stats, void *payload)
+{
+    const schedule_payload *sp = payload;
+    return wa_sched_stage_run(prog, stats, sp->opts, sp->rounds);
+}
 
 wa_status wa_pipeline_create(wa_pipeline **out, wa_context *ctx, const wa_pipeline_options *opts)
 {
@@ -143,7 +169,10 @@ wa_status wa_pipeline_create(wa_pipeline **out, wa_context *ctx, const wa_pipeli
         return wa_error_nomem(ctx);
     pl->ctx = ctx;
     wa_pipeline_options defaults = WA_PIPELINE_OPTIONS_INIT;
-    pl->opts = opts ? *opts : defaults;
+    pl->opts = defaults;
+    if (opts) /* a version-1 struct ends before the schedule fields */
+        memcpy(&pl->opts, opts, opts->version >= 2 ? sizeof(*opts)
+                                                    : offsetof(wa_pipeline_options, schedule));
     pl->opts.version = WA_PIPELINE_OPTIONS_VERSION;
     /* Copy what the host pointed to, field by field up to its version: later
        fields keep their defaults. */
@@ -200,14 +229,25 @@ wa_status wa_pipeline_create(wa_pipeline **out, wa_context *ctx, const wa_pipeli
     }
     for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
         pl->enabled[s] = 1;
+    if (pl->opts.flags & WA_PIPELINE_SCHEDULE) {
+        pl->sched.opts = pl->opts.schedule;
+        pl->sched.rounds = pl->opts.schedule_rounds;
+        st = wa_pipeline_insert(pl, WA_STAGE_PEEPHOLE, 1, "schedule", schedule_stage, &pl->sched);
+        if (st) {
+            wa_pipeline_destroy(pl);
+            return st;
+        }
+    }
     *out = pl;
     return WA_OK;
 }
 
 void wa_pipeline_destroy(wa_pipeline *pl)
 {
-    if (pl)
+    if (pl) {
+        wa_mem_free(pl->ctx, pl->ins);
         wa_mem_free(pl->ctx, pl);
+    }
 }
 
 static wa_status check_stage(wa_pipeline *pl, wa_stage stage)
@@ -241,6 +281,49 @@ wa_status wa_pipeline_replace(wa_pipeline *pl, wa_stage stage, wa_stage_fn fn, v
     return st;
 }
 
+wa_status wa_pipeline_insert(wa_pipeline *pl, wa_stage where, int after, const char *name,
+                             wa_stage_fn fn, void *payload)
+{
+    if (!pl)
+        return WA_E_INVALID;
+    wa_diag_reset(pl->ctx);
+    wa_status st = check_stage(pl, where);
+    if (st)
+        return st;
+    if (!fn || !name || !name[0] || strlen(name) > 31)
+        return wa_error(pl->ctx, WA_E_INVALID, WA_LOC_NONE,
+                        "wa_pipeline_insert: a stage needs a function and a name of 1 to 31 "
+                        "characters");
+    if (wa_grow(pl->ctx, (void **)&pl->ins, &pl->capins, pl->nins + 1, sizeof(inserted_stage)))
+        return wa_error_nomem(pl->ctx);
+    inserted_stage *is = &pl->ins[pl->nins++];
+    memset(is, 0, sizeof(*is));
+    is->where = where;
+    is->after = after != 0;
+    strcpy(is->name, name);
+    is->fn = fn;
+    is->payload = payload;
+    is->stats.version = WA_STAGE_STATS_VERSION;
+    return WA_OK;
+}
+
+unsigned wa_pipeline_inserted_count(const wa_pipeline *pl)
+{
+    return pl ? pl->nins : 0;
+}
+
+wa_status wa_pipeline_inserted_stats(wa_stage_stats *out, const char **out_name,
+                                     const wa_pipeline *pl, unsigned index)
+{
+    if (!out || !pl || index >= pl->nins)
+        return WA_E_INVALID;
+    *out = pl->ins[index].stats;
+    out->version = WA_STAGE_STATS_VERSION;
+    if (out_name)
+        *out_name = pl->ins[index].name;
+    return WA_OK;
+}
+
 /* After a stage with WA_PIPELINE_VERIFY: the program validates, and the checkers
    of the stages that ran so far hold. */
 static wa_status verify_after(wa_pipeline *pl, wa_program *prog, wa_stage stage, int waits_done,
@@ -272,57 +355,116 @@ static int has_virtual(const wa_program *prog)
     return 0;
 }
 
-static wa_status run_stages(wa_pipeline *pl, wa_program *prog)
+/* Register counts after a stage (physical programs only). */
+static void stage_resources(wa_pipeline *pl, wa_program *prog, wa_stage_stats *ss)
 {
-    memset(pl->stats, 0, sizeof(pl->stats));
-    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
-        pl->stats[s].version = WA_STAGE_STATS_VERSION;
-    int waits_done = 0, hazards_done = 0;
-    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
-        wa_stage_stats *ss = &pl->stats[s];
-        ss->version = WA_STAGE_STATS_VERSION;
-        if (!pl->enabled[s])
+    if (has_virtual(prog))
+        return;
+    wa_kernel_resources kr;
+    if (wa_kernel_resources_compute(&kr, prog) == WA_OK) {
+        ss->peak_vgprs = kr.arch_vgprs;
+        ss->peak_sgprs = kr.next_free_sgpr;
+        ss->peak_agprs = kr.agprs;
+    } else {
+        wa_diag_reset(pl->ctx); /* statistics only: not the host's error */
+    }
+}
+
+/* A host's function in place of a stage, or an inserted stage. */
+static wa_status run_host_stage(wa_program *prog, wa_stage_fn fn, void *payload,
+                                wa_pass_stats *ps)
+{
+    memset(ps, 0, sizeof(*ps));
+    ps->version = WA_PASS_STATS_VERSION;
+    ps->instrs_before = wa_count_instrs(prog);
+    wa_status st = fn(prog, ps, payload);
+    ps->version = WA_PASS_STATS_VERSION;
+    if (ps->instrs_after == 0)
+        ps->instrs_after = wa_count_instrs(prog);
+    return st;
+}
+
+/* The stages inserted before (after = 0) or after library stage `s`. */
+static wa_status run_inserted(wa_pipeline *pl, wa_program *prog, unsigned s, int after,
+                              int waits_done, int hazards_done)
+{
+    for (unsigned k = 0; k < pl->nins; k++) {
+        inserted_stage *is = &pl->ins[k];
+        if ((unsigned)is->where != s || is->after != after)
             continue;
+        wa_stage_stats *ss = &is->stats;
         clock_t t0 = clock();
-        wa_pass_stats *ps = &ss->pass;
-        wa_status st;
-        if (pl->fn[s]) {
-            memset(ps, 0, sizeof(*ps));
-            ps->version = WA_PASS_STATS_VERSION;
-            ps->instrs_before = wa_count_instrs(prog);
-            st = pl->fn[s](prog, ps, pl->payload[s]);
-            ps->version = WA_PASS_STATS_VERSION;
-            if (ps->instrs_after == 0)
-                ps->instrs_after = wa_count_instrs(prog);
-        } else {
-            st = run_stage(prog, (wa_stage)s, &pl->opts, ps,
-                           (pl->opts.flags & WA_PIPELINE_VERIFY) != 0);
-        }
+        wa_status st = run_host_stage(prog, is->fn, is->payload, &ss->pass);
         ss->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
         ss->ran = 1;
         ss->instrs = wa_count_instrs(prog);
         if (st != WA_OK) {
             if (wa_context_diag_count(pl->ctx) == 0)
-                wa_error(pl->ctx, st, WA_LOC_NONE, "stage '%s' failed", stage_names[s]);
+                wa_error(pl->ctx, st, WA_LOC_NONE, "stage '%s' failed", is->name);
             return st;
         }
-        if (!has_virtual(prog)) {
-            wa_kernel_resources kr;
-            if (wa_kernel_resources_compute(&kr, prog) == WA_OK) {
-                ss->peak_vgprs = kr.arch_vgprs;
-                ss->peak_sgprs = kr.next_free_sgpr;
-                ss->peak_agprs = kr.agprs;
-            } else {
-                wa_diag_reset(pl->ctx); /* statistics only: not the host's error */
+        stage_resources(pl, prog, ss);
+        if (pl->opts.flags & WA_PIPELINE_VERIFY) {
+            unsigned errors = 0;
+            st = wa_program_validate(&errors, prog, NULL);
+            if (!st && waits_done)
+                st = wa_check_waitcnt(&errors, prog, pl->opts.waitcnt);
+            if (!st && hazards_done)
+                st = wa_check_hazards(&errors, prog, pl->opts.hazards);
+            if (st) {
+                wa_error(pl->ctx, st, WA_LOC_NONE, "verification after stage '%s' failed",
+                         is->name);
+                return st;
             }
         }
-        waits_done |= s == WA_STAGE_WAITCNT;
-        hazards_done |= s == WA_STAGE_HAZARDS;
-        if (pl->opts.flags & WA_PIPELINE_VERIFY) {
-            st = verify_after(pl, prog, (wa_stage)s, waits_done, hazards_done);
-            if (st)
+    }
+    return WA_OK;
+}
+
+static wa_status run_stages(wa_pipeline *pl, wa_program *prog)
+{
+    memset(pl->stats, 0, sizeof(pl->stats));
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++)
+        pl->stats[s].version = WA_STAGE_STATS_VERSION;
+    for (unsigned k = 0; k < pl->nins; k++) {
+        memset(&pl->ins[k].stats, 0, sizeof(pl->ins[k].stats));
+        pl->ins[k].stats.version = WA_STAGE_STATS_VERSION;
+    }
+    int waits_done = 0, hazards_done = 0;
+    for (unsigned s = 0; s < WA_STAGE_COUNT_; s++) {
+        wa_stage_stats *ss = &pl->stats[s];
+        ss->version = WA_STAGE_STATS_VERSION;
+        wa_status st = run_inserted(pl, prog, s, 0, waits_done, hazards_done);
+        if (st)
+            return st;
+        if (pl->enabled[s]) {
+            clock_t t0 = clock();
+            wa_pass_stats *ps = &ss->pass;
+            if (pl->fn[s])
+                st = run_host_stage(prog, pl->fn[s], pl->payload[s], ps);
+            else
+                st = run_stage(prog, (wa_stage)s, &pl->opts, ps,
+                               (pl->opts.flags & WA_PIPELINE_VERIFY) != 0);
+            ss->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+            ss->ran = 1;
+            ss->instrs = wa_count_instrs(prog);
+            if (st != WA_OK) {
+                if (wa_context_diag_count(pl->ctx) == 0)
+                    wa_error(pl->ctx, st, WA_LOC_NONE, "stage '%s' failed", stage_names[s]);
                 return st;
+            }
+            stage_resources(pl, prog, ss);
+            waits_done |= s == WA_STAGE_WAITCNT;
+            hazards_done |= s == WA_STAGE_HAZARDS;
+            if (pl->opts.flags & WA_PIPELINE_VERIFY) {
+                st = verify_after(pl, prog, (wa_stage)s, waits_done, hazards_done);
+                if (st)
+                    return st;
+            }
         }
+        st = run_inserted(pl, prog, s, 1, waits_done, hazards_done);
+        if (st)
+            return st;
     }
     return WA_OK;
 }

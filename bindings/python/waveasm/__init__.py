@@ -14,6 +14,7 @@ inside this package, or through the system's dynamic loader.
 from . import isa
 from ._lib import library_path, lib as _clib
 from .analysis import Block, Liveness, Loop, RegallocResult, RegallocStats
+from .conductor import Conductor, OpenAIOracle
 from .context import TARGETS, Context
 from .errors import (
     AllocationError, Diagnostic, FileError, InternalError, InvalidArgumentError, NotFoundError,

@@ -240,11 +240,71 @@ class WaCseOptions(Structure):
 
 
 class WaPipelineOptions(Structure):
-    """wa_pipeline_options (passes.h)."""
+    """wa_pipeline_options (passes.h, version 2)."""
     _fields_ = [("version", c_uint), ("flags", c_uint),
                 ("cse", POINTER(WaCseOptions)), ("peephole", POINTER(WaFlagsOptions)),
                 ("regalloc", POINTER(WaRegallocOptions)),
-                ("waitcnt", POINTER(WaFlagsOptions)), ("hazards", POINTER(WaFlagsOptions))]
+                ("waitcnt", POINTER(WaFlagsOptions)), ("hazards", POINTER(WaFlagsOptions)),
+                ("schedule", c_void_p), ("schedule_rounds", c_uint)]
+
+
+class WaScheduleOptions(Structure):
+    """wa_schedule_options (conductor.h)."""
+    _fields_ = [("version", c_uint), ("flags", c_uint), ("latency", c_uint * 9),
+                ("address_distance", c_uint), ("min_waves", c_uint), ("order", c_uint * 8),
+                ("pipeline", POINTER(WaPipelineOptions))]
+
+
+class WaSchedRegion(Structure):
+    """wa_sched_region (conductor.h)."""
+    _fields_ = [(name, c_uint) for name in (
+        "version", "first", "last", "instrs", "movable", "loop_depth")]
+
+
+class WaSchedMetrics(Structure):
+    """wa_sched_metrics (conductor.h)."""
+    _fields_ = [(name, c_uint) for name in (
+        "version", "peak_vgprs", "peak_sgprs", "peak_agprs", "waves_per_simd",
+        "nops_inserted", "waits_inserted", "instrs")] + [
+        ("cycles", c_uint64), ("critical_path", c_uint64)]
+
+
+class WaSchedWarning(Structure):
+    """wa_sched_warning (conductor.h)."""
+    _fields_ = [("severity", c_int), ("command", c_uint), ("message", c_char_p)]
+
+
+class WaSchedRound(Structure):
+    """wa_sched_round (conductor.h)."""
+    _fields_ = [("version", c_uint), ("commands", c_uint), ("applied", c_uint),
+                ("failed", c_int), ("done", c_int), ("warnings", c_uint)]
+
+
+SCHED_ORACLE = CFUNCTYPE(c_void_p, c_char_p, c_void_p)
+SCHED_PROGRESS = CFUNCTYPE(None, c_uint, POINTER(WaSchedRound), POINTER(WaSchedMetrics), c_int,
+                           c_void_p)
+
+
+class WaSchedRunOptions(Structure):
+    """wa_sched_run_options (conductor.h)."""
+    _fields_ = [("version", c_uint), ("rounds", c_uint), ("progress", SCHED_PROGRESS),
+                ("progress_payload", c_void_p), ("flags", c_uint), ("cache_dir", c_char_p)]
+
+
+SCHED_AGENT_ORACLE = CFUNCTYPE(c_void_p, c_char_p, c_uint, c_uint64, c_void_p)
+
+
+class WaSchedBeamOptions(Structure):
+    """wa_sched_beam_options (conductor.h)."""
+    _fields_ = [("version", c_uint), ("agents", c_uint), ("interval", c_uint), ("keep", c_uint),
+                ("checkpoints", c_uint), ("seed", c_uint64)]
+
+
+class WaSchedResult(Structure):
+    """wa_sched_result (conductor.h)."""
+    _fields_ = [("version", c_uint), ("rounds", c_uint), ("kept", c_uint), ("failed", c_uint),
+                ("regressed", c_uint), ("baseline", WaSchedMetrics), ("best", WaSchedMetrics),
+                ("cache_hit", c_int)]
 
 
 class WaStageStats(Structure):
@@ -490,6 +550,32 @@ PROTOTYPES = {
     "wa_pipeline_run": (_st, [_p, _p]),
     "wa_pipeline_stats": (_st, [POINTER(WaStageStats), _p, c_int]),
     "wa_compile": (_st, [_p, POINTER(WaPipelineOptions)]),
+    "wa_pipeline_insert": (_st, [_p, c_int, c_int, c_char_p, STAGE_FN, c_void_p]),
+    "wa_pipeline_inserted_count": (_u, [_p]),
+    "wa_pipeline_inserted_stats": (_st, [POINTER(WaStageStats), POINTER(c_char_p), _p, _u]),
+    # conductor.h
+    "wa_schedule_create": (_st, [_pp, _p, POINTER(WaScheduleOptions)]),
+    "wa_schedule_destroy": (None, [_p]),
+    "wa_schedule_program": (_p, [_p]),
+    "wa_schedule_region_count": (_u, [_p]),
+    "wa_schedule_region": (_st, [POINTER(WaSchedRegion), _p, _u]),
+    "wa_schedule_measure": (_st, [POINTER(WaSchedMetrics), _p]),
+    "wa_schedule_region_cycles": (c_uint64, [_p, _u]),
+    "wa_sched_metrics_better": (c_int, [_p, POINTER(WaSchedMetrics), POINTER(WaSchedMetrics)]),
+    "wa_schedule_print": (_st, [_buf, POINTER(c_size_t), _p, POINTER(WaSchedMetrics)]),
+    "wa_schedule_apply": (_st, [POINTER(WaSchedRound), _p, c_char_p, c_size_t]),
+    "wa_schedule_warning": (_st, [POINTER(WaSchedWarning), _p, _u]),
+    "wa_schedule_report": (c_char_p, [_p]),
+    "wa_schedule_run": (_st, [POINTER(WaSchedResult), _p, SCHED_ORACLE, c_void_p,
+                              POINTER(WaSchedRunOptions)]),
+    "wa_schedule_run_heuristic": (_st, [POINTER(WaSchedResult), _p, _u]),
+    "wa_schedule_beam": (_st, [POINTER(WaSchedResult), _p, SCHED_AGENT_ORACLE, c_void_p,
+                               POINTER(WaSchedBeamOptions)]),
+    "wa_stage_schedule": (_st, [_p, POINTER(WaPassStats), c_void_p]),
+    "wa_schedule_heuristic": (_st, [_buf, POINTER(c_size_t), _p]),
+    "wa_schedule_set_profile": (_st, [_p, c_char_p, c_size_t]),
+    "wa_sha256": (None, [POINTER(c_uint8), c_void_p, c_size_t]),
+    "wa_sha256_hex": (None, [POINTER(c_char), c_void_p, c_size_t]),
     # sim.h
     "wa_sim_create": (_st, [_pp, _p, POINTER(WaSimOptions)]),
     "wa_sim_destroy": (None, [_p]),

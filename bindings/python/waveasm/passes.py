@@ -74,11 +74,14 @@ _STAGE_OPTIONS = {"cse": cse_options, "peephole": peephole_options,
                   "hazards": hazard_options}
 
 
-def pipeline_options(verify=False, **stages):
+def pipeline_options(verify=False, schedule=False, schedule_rounds=0, **stages):
     """wa_pipeline_options: `verify` validates and runs the checkers after every
-    stage; `cse=`, `peephole=`, `regalloc=`, `waitcnt=`, `hazards=` take dicts of
-    that stage's options. Returns the struct (it keeps the stage structs alive)."""
-    opts = WaPipelineOptions(1, 0x1 if verify else 0)
+    stage; `schedule` runs the Conductor's list scheduler before regalloc (an
+    inserted stage named "schedule"); `cse=`, `peephole=`, `regalloc=`,
+    `waitcnt=`, `hazards=` take dicts of that stage's options. Returns the
+    struct (it keeps the stage structs alive)."""
+    opts = WaPipelineOptions(2, (0x1 if verify else 0) | (0x4 if schedule else 0))
+    opts.schedule_rounds = schedule_rounds
     for stage, kwargs in stages.items():
         if stage not in _STAGE_OPTIONS:
             raise TypeError(f"unknown pipeline option {stage!r}")
@@ -152,6 +155,32 @@ class Pipeline(Handle):
             hook = STAGE_FN(lambda prog, stats, _payload: me()._call_hook(fn, prog, stats))
         self.context._call(lib.wa_pipeline_replace, self._h, s, hook or STAGE_FN(), None)
         self._hooks[s] = hook
+
+    def insert(self, where, fn, *, after=True, name=None):
+        """Runs `fn(program)` just after (or before) the library stage `where`,
+        enabled or not; `fn` as for replace(). `fn="schedule"` inserts the
+        Conductor's list scheduler (wa_stage_schedule)."""
+        s = stage_value(where)
+        if fn == "schedule":
+            hook = ctypes.cast(lib.wa_stage_schedule, STAGE_FN)
+            name = name or "schedule"
+        else:
+            me = weakref.ref(self)
+            hook = STAGE_FN(lambda prog, stats, _payload: me()._call_hook(fn, prog, stats))
+            name = name or getattr(fn, "__name__", "stage")
+        self.context._call(lib.wa_pipeline_insert, self._h, s, 1 if after else 0,
+                           name.encode(), hook, None)
+        self._hooks[("inserted", lib.wa_pipeline_inserted_count(self._h))] = hook
+
+    def inserted_stats(self):
+        """[(name, StageStats)] of the inserted stages in the last run."""
+        out = []
+        for i in range(lib.wa_pipeline_inserted_count(self._h)):
+            s, nm = WaStageStats(), ctypes.c_char_p()
+            self.context._call(lib.wa_pipeline_inserted_stats, ctypes.byref(s),
+                               ctypes.byref(nm), self._h, i)
+            out.append((nm.value.decode(), StageStats.from_c(s)))
+        return out
 
     def _call_hook(self, fn, prog_ptr, stats):
         program = self._running
