@@ -111,7 +111,7 @@ static void usage(FILE *f)
             "  --sim-max-instructions=<n>       stop a wave that executes more than n\n"
             "                                   instructions, as an error (default 1000000;\n"
             "                                   the library's own default is 100 million)\n"
-            "  --no-tags                        omit @I<n> instruction tags\n"
+            "  --no-tags                        omit @I<n> instruction tags\n",
             f);
     fputs(
             "  --schedule=heuristic|moves:FILE|cmd:COMMAND\n"
