@@ -5,6 +5,7 @@
 #define WAVEASM_CORE_H
 
 #include <stdarg.h>
+#include <string.h>
 #include <waveasm/context.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -51,6 +52,7 @@ struct wa_context {
     wa_diag oom_diag;          /* reported when recording a diagnostic itself fails */
     int oom_pending;
     char *last_error;          /* formatted text of the last diagnostic */
+    uint32_t *mnemonic_index;  /* the parser's mnemonic hash, built on first use */
 };
 
 /* ---- memory through the context's allocator --------------------------------- */
@@ -97,9 +99,34 @@ typedef struct wa_sb {
     int failed;                /* an allocation failed; contents are truncated */
 } wa_sb;
 void wa_sb_init(wa_sb *sb, wa_context *ctx);
-void wa_sb_putc(wa_sb *sb, char c);
-void wa_sb_puts(wa_sb *sb, const char *s);
-void wa_sb_putn(wa_sb *sb, const char *s, size_t n);
+void wa_sb_putn_slow(wa_sb *sb, const char *s, size_t n);
+/* Appends n bytes; the contents stay NUL-terminated. Inline: printers call it
+   several times per operand. */
+static inline void wa_sb_putn(wa_sb *sb, const char *s, size_t n)
+{
+    if (sb->cap - sb->len > n) {
+        memcpy(sb->data + sb->len, s, n);
+        sb->len += n;
+        sb->data[sb->len] = '\0';
+    } else {
+        wa_sb_putn_slow(sb, s, n);
+    }
+}
+static inline void wa_sb_putc(wa_sb *sb, char c)
+{
+    if (sb->cap - sb->len > 1) {
+        sb->data[sb->len++] = c;
+        sb->data[sb->len] = '\0';
+    } else {
+        wa_sb_putn_slow(sb, &c, 1);
+    }
+}
+static inline void wa_sb_puts(wa_sb *sb, const char *s) { wa_sb_putn(sb, s, strlen(s)); }
+/* Integers without printf: decimal ("%llu", "%lld") and lower-case hex without
+   a prefix ("%llx"). */
+void wa_sb_put_u64(wa_sb *sb, unsigned long long v);
+void wa_sb_put_i64(wa_sb *sb, long long v);
+void wa_sb_put_hex(wa_sb *sb, unsigned long long v);
 void wa_sb_printf(wa_sb *sb, const char *fmt, ...) WA_PRINTF(2, 3);
 void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap) WA_PRINTF(2, 0);
 void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column);

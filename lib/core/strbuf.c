@@ -37,7 +37,8 @@ static int sb_reserve(wa_sb *sb, size_t extra)
     return 0;
 }
 
-void wa_sb_putn(wa_sb *sb, const char *s, size_t n)
+/* The inline wa_sb_putn's path when the buffer must grow (or has failed). */
+void wa_sb_putn_slow(wa_sb *sb, const char *s, size_t n)
 {
     if (sb_reserve(sb, n))
         return;
@@ -46,8 +47,37 @@ void wa_sb_putn(wa_sb *sb, const char *s, size_t n)
     sb->data[sb->len] = '\0';
 }
 
-void wa_sb_putc(wa_sb *sb, char c) { wa_sb_putn(sb, &c, 1); }
-void wa_sb_puts(wa_sb *sb, const char *s) { wa_sb_putn(sb, s, strlen(s)); }
+void wa_sb_put_u64(wa_sb *sb, unsigned long long v)
+{
+    char buf[24];
+    char *p = buf + sizeof(buf);
+    do {
+        *--p = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    wa_sb_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void wa_sb_put_i64(wa_sb *sb, long long v)
+{
+    if (v < 0) {
+        wa_sb_putc(sb, '-');
+        wa_sb_put_u64(sb, 0ull - (unsigned long long)v);
+    } else {
+        wa_sb_put_u64(sb, (unsigned long long)v);
+    }
+}
+
+void wa_sb_put_hex(wa_sb *sb, unsigned long long v)
+{
+    char buf[24];
+    char *p = buf + sizeof(buf);
+    do {
+        *--p = "0123456789abcdef"[v & 15u];
+        v >>= 4;
+    } while (v);
+    wa_sb_putn(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
 
 void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap)
 {
@@ -78,12 +108,13 @@ void wa_sb_printf(wa_sb *sb, const char *fmt, ...)
 void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column)
 {
     size_t cur = sb->len - line_start;
-    if (cur >= column) {
-        wa_sb_putc(sb, ' ');
-        return;
+    static const char blanks[] = "                                                                ";
+    size_t n = cur >= column ? 1 : column - cur;
+    while (n > 0) {
+        size_t k = n < sizeof(blanks) - 1 ? n : sizeof(blanks) - 1;
+        wa_sb_putn(sb, blanks, k);
+        n -= k;
     }
-    while (cur++ < column)
-        wa_sb_putc(sb, ' ');
 }
 
 void wa_sb_free(wa_sb *sb)

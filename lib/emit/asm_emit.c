@@ -25,7 +25,8 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
         if (in->op == WA_OP_LABEL) {
-            wa_sb_printf(sb, "%s:\n", prog->labels[in->ops[0].id].name);
+            wa_sb_puts(sb, prog->labels[in->ops[0].id].name);
+            wa_sb_putn(sb, ":\n", 2);
             continue;
         }
         if (in->op == WA_OP_COMMENT) {
@@ -41,10 +42,14 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
         if (tag || comment) {
             wa_sb_pad_to(sb, start, 48);
             wa_sb_putc(sb, ';');
-            if (tag)
-                wa_sb_printf(sb, " @I%u", in->tag);
-            if (comment)
-                wa_sb_printf(sb, " %s", in->comment);
+            if (tag) {
+                wa_sb_putn(sb, " @I", 3);
+                wa_sb_put_u64(sb, in->tag);
+            }
+            if (comment) {
+                wa_sb_putc(sb, ' ');
+                wa_sb_puts(sb, in->comment);
+            }
         }
         wa_sb_putc(sb, '\n');
     }

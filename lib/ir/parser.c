@@ -25,9 +25,7 @@ typedef struct parser {
     size_t ll;            /* line length (without newline) */
     size_t pos;           /* cursor within the line */
     unsigned line;
-    /* mnemonic hash: open addressing over table indices (kept under half full:
-       the table has a few thousand spellings once every family is in) */
-    unsigned short hash[PARSE_HASH];
+    const uint32_t *hash; /* the context's mnemonic hash (mnemonic_index) */
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -85,12 +83,17 @@ static unsigned hash_str(const char *s, size_t n)
     return h;
 }
 
-static void hash_add(parser *P, const char *name, unsigned op)
+/* The mnemonic hash: open addressing, each slot the opcode + 1 in the low 16
+   bits and the top 16 bits of the spelling's hash above (0 = empty), kept under
+   half full. Built once per context, on its first parse: the ISA table is
+   constant, and a context is used by one thread at a time. */
+static void hash_add(uint32_t *hash, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & (PARSE_HASH - 1u);
-    while (P->hash[h])
-        h = (h + 1) & (PARSE_HASH - 1u);
-    P->hash[h] = (unsigned short)(op + 1);
+    unsigned h = hash_str(name, strlen(name));
+    unsigned i = h & (PARSE_HASH - 1u);
+    while (hash[i])
+        i = (i + 1) & (PARSE_HASH - 1u);
+    hash[i] = (h & 0xFFFF0000u) | (op + 1u);
 }
 
 static int eq_n(const char *a, const char *s, size_t n)
@@ -98,38 +101,51 @@ static int eq_n(const char *a, const char *s, size_t n)
     return a && strlen(a) == n && memcmp(a, s, n) == 0;
 }
 
-static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op);
+static int hash_find(const uint32_t *hash, const char *s, size_t n, unsigned *op)
+{
+    unsigned h = hash_str(s, n);
+    unsigned i = h & (PARSE_HASH - 1u);
+    while (hash[i]) {
+        if ((hash[i] & 0xFFFF0000u) == (h & 0xFFFF0000u)) {
+            unsigned k = (hash[i] & 0xFFFFu) - 1u;
+            const wa_isa_info *info = wa_isa(k);
+            if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
+                *op = k;
+                return 1;
+            }
+        }
+        i = (i + 1) & (PARSE_HASH - 1u);
+    }
+    return 0;
+}
 
 /* The first row of a mnemonic is its base form; the lds and returning atomic
    forms sharing it are chosen from the modifiers and operands (alt_form). */
-static void build_hash(parser *P)
+static const uint32_t *mnemonic_hash(wa_context *ctx)
 {
-    memset(P->hash, 0, sizeof(P->hash));
-    for (unsigned op = 0; op < wa_isa_count(); op++) {
-        const wa_isa_info *info = wa_isa_get(op);
+    if (ctx->mnemonic_index)
+        return ctx->mnemonic_index;
+    uint32_t *hash = wa_mem_calloc(ctx, PARSE_HASH, sizeof(uint32_t));
+    if (!hash)
+        return NULL;
+    for (unsigned op = 0; op < WA_OP_COUNT_; op++) {
+        const wa_isa_info *info = wa_isa(op);
         unsigned prev;
         if (info->flags & WA_IF_PSEUDO)
             continue;
-        if (!lookup_n(P, info->mnemonic, strlen(info->mnemonic), &prev))
-            hash_add(P, info->mnemonic, op);
+        if (!hash_find(hash, info->mnemonic, strlen(info->mnemonic), &prev))
+            hash_add(hash, info->mnemonic, op);
         if (info->mnemonic_gfx90a &&
-            !lookup_n(P, info->mnemonic_gfx90a, strlen(info->mnemonic_gfx90a), &prev))
-            hash_add(P, info->mnemonic_gfx90a, op);
+            !hash_find(hash, info->mnemonic_gfx90a, strlen(info->mnemonic_gfx90a), &prev))
+            hash_add(hash, info->mnemonic_gfx90a, op);
     }
+    ctx->mnemonic_index = hash;
+    return hash;
 }
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & (PARSE_HASH - 1u);
-    while (P->hash[h]) {
-        const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
-        if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
-            *op = P->hash[h] - 1u;
-            return 1;
-        }
-        h = (h + 1) & (PARSE_HASH - 1u);
-    }
-    return 0;
+    return hash_find(P->hash, s, n, op);
 }
 
 /* ---- character level ------------------------------------------------------------------------ */
@@ -1499,8 +1515,8 @@ wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, s
     P->len = len;
     P->line_map = line_map;
     P->nmap = nlines;
-    build_hash(P);
-    st = parse_all(P);
+    P->hash = mnemonic_hash(ctx);
+    st = P->hash ? parse_all(P) : wa_error_nomem(ctx);
     wa_mem_free(ctx, P->untagged);
     wa_mem_free(ctx, P);
     if (st) {
