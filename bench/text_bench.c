@@ -2,7 +2,8 @@
    printing it, the default pipeline and the assembly text, per instruction.
 
    For each size it builds the GEMM generator's kernel (one_loop), prints it
-   (tags and comments on, as waveasm-opt does), then times, best of N runs:
+   (tags and comments on, as waveasm-opt does), then times (thread CPU time,
+   so that other work on the machine counts less), best of N runs:
 
      print     wa_program_print of the virtual program
      parse     wa_program_parse of that text
@@ -31,7 +32,7 @@
 static double now_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

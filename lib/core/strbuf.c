@@ -49,6 +49,17 @@ void wa_sb_putn_slow(wa_sb *sb, const char *s, size_t n)
 
 void wa_sb_put_u64(wa_sb *sb, unsigned long long v)
 {
+    if (v < 10) {
+        wa_sb_putc(sb, (char)('0' + v));
+        return;
+    }
+    if (v < 100 && sb->cap - sb->len > 2) {
+        sb->data[sb->len] = (char)('0' + v / 10u);
+        sb->data[sb->len + 1] = (char)('0' + v % 10u);
+        sb->len += 2;
+        sb->data[sb->len] = '\0';
+        return;
+    }
     char buf[24];
     char *p = buf + sizeof(buf);
     do {

@@ -109,7 +109,9 @@ static int hash_find(const uint32_t *hash, const char *s, size_t n, unsigned *op
         if ((hash[i] & 0xFFFF0000u) == (h & 0xFFFF0000u)) {
             unsigned k = (hash[i] & 0xFFFFu) - 1u;
             const wa_isa_info *info = wa_isa(k);
-            if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
+            if ((strncmp(info->mnemonic, s, n) == 0 && info->mnemonic[n] == '\0') ||
+                (info->mnemonic_gfx90a && strncmp(info->mnemonic_gfx90a, s, n) == 0 &&
+                 info->mnemonic_gfx90a[n] == '\0')) {
                 *op = k;
                 return 1;
             }
@@ -1358,17 +1360,58 @@ static wa_status parse_kernel_start(parser *P)
     return WA_OK;
 }
 
+/* Bytes of a line: ordinary, starting a comment, never allowed (control
+   characters but tab and CR, DEL), allowed only in comments (non-ASCII). */
+enum { BC_PLAIN, BC_COMMENT, BC_CONTROL, BC_HIGH };
+#define BC_R16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const unsigned char byte_class[256] = {
+    /* 0x00 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2,
+    /* 0x10 */ BC_R16(2),
+    /* 0x20 */ 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    /* 0x40 */ BC_R16(0), BC_R16(0), BC_R16(0),
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+    /* 0x80 */ BC_R16(3), BC_R16(3), BC_R16(3), BC_R16(3),
+    BC_R16(3), BC_R16(3), BC_R16(3), BC_R16(3),
+};
+#undef BC_R16
+
+/* Does any of the 8 bytes at `p` start a comment or fall outside printable
+   ASCII (below 0x20, 0x7F, or 0x80 and above)? Exact, no false positives. */
+static int word_needs_look(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t w, a, b, d;
+    memcpy(&w, p, 8);
+#define HAS_ZERO_(x) (((x) - ones) & ~(x) & highs)
+    a = w ^ (ones * 0x3Bu); /* ';' */
+    b = w ^ (ones * 0x23u); /* '#' */
+    d = w ^ (ones * 0x7Fu);
+    return ((w & highs) | ((w - ones * 0x20u) & ~w & highs) | HAS_ZERO_(a) | HAS_ZERO_(b) |
+            HAS_ZERO_(d)) != 0;
+#undef HAS_ZERO_
+}
+
 static wa_status parse_line(parser *P)
 {
     P->pos = 0;
-    /* Reject control characters and stray bytes outside comments. */
+    /* Reject control characters and stray bytes outside comments: one table
+       look-up per byte, almost always 0. */
     int in_comment = 0;
     for (size_t i = 0; i < P->ll; i++) {
+        /* Eight bytes at a time while none of them needs a look (the usual case). */
+        while (i + 8 <= P->ll && !word_needs_look(P->ls + i))
+            i += 8;
+        if (i >= P->ll)
+            break;
         unsigned char c = (unsigned char)P->ls[i];
-        if (c == ';' || c == '#')
-            in_comment = 1;
-        if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7F || (c >= 0x80 && !in_comment))
-            return perr_at(P, i, WA_E_PARSE, "invalid character (byte 0x%02x)", c);
+        unsigned k = byte_class[c];
+        if (k) {
+            if (k == BC_COMMENT)
+                in_comment = 1;
+            else if (k == BC_CONTROL || !in_comment)
+                return perr_at(P, i, WA_E_PARSE, "invalid character (byte 0x%02x)", c);
+        }
     }
     skip_ws(P);
     if (at_end(P) || cur(P) == '#')
@@ -1440,9 +1483,8 @@ static wa_status parse_all(parser *P)
     size_t i = 0;
     P->line = 0;
     while (i < P->len || (i == P->len && P->len == 0)) {
-        size_t e = i;
-        while (e < P->len && P->text[e] != '\n')
-            e++;
+        const char *nl = i < P->len ? memchr(P->text + i, '\n', P->len - i) : NULL;
+        size_t e = nl ? (size_t)(nl - P->text) : P->len;
         P->line++;
         P->ls = P->text + i;
         P->ll = e - i;
