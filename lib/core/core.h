@@ -78,6 +78,8 @@ void wa_scratch_release(wa_context *ctx);
 
 /* A buffer handed to the caller and released with wa_free(). */
 void *wa_user_buffer(wa_context *ctx, size_t size);
+/* Resizes such a buffer (NULL: a new one); NULL on failure, the old one intact. */
+void *wa_user_buffer_resize(wa_context *ctx, void *buffer, size_t size);
 
 /* Bump allocator: many small objects freed together. */
 typedef struct wa_arena_chunk wa_arena_chunk;
@@ -97,8 +99,12 @@ typedef struct wa_sb {
     char *data;
     size_t len, cap;
     int failed;                /* an allocation failed; contents are truncated */
+    int user;                  /* data is a wa_user_buffer (wa_sb_init_user) */
 } wa_sb;
 void wa_sb_init(wa_sb *sb, wa_context *ctx);
+/* For text that goes to the caller: the buffer is one wa_free() takes from the
+   start, so wa_sb_finish hands it over without copying it. */
+void wa_sb_init_user(wa_sb *sb, wa_context *ctx);
 void wa_sb_putn_slow(wa_sb *sb, const char *s, size_t n);
 /* Appends n bytes; the contents stay NUL-terminated. Inline: printers call it
    several times per operand. */

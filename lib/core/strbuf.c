@@ -11,6 +11,13 @@ void wa_sb_init(wa_sb *sb, wa_context *ctx)
     sb->data = NULL;
     sb->len = sb->cap = 0;
     sb->failed = 0;
+    sb->user = 0;
+}
+
+void wa_sb_init_user(wa_sb *sb, wa_context *ctx)
+{
+    wa_sb_init(sb, ctx);
+    sb->user = 1;
 }
 
 static int sb_reserve(wa_sb *sb, size_t extra)
@@ -27,7 +34,8 @@ static int sb_reserve(wa_sb *sb, size_t extra)
     size_t ncap = sb->cap ? sb->cap : 256;
     while (ncap < need)
         ncap = ncap > (size_t)-1 / 2 ? need : ncap * 2;
-    char *p = wa_mem_realloc(sb->ctx, sb->data, ncap);
+    char *p = sb->user ? wa_user_buffer_resize(sb->ctx, sb->data, ncap)
+                       : wa_mem_realloc(sb->ctx, sb->data, ncap);
     if (!p) {
         sb->failed = 1;
         return -1;
@@ -130,7 +138,10 @@ void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column)
 
 void wa_sb_free(wa_sb *sb)
 {
-    wa_mem_free(sb->ctx, sb->data);
+    if (sb->user)
+        wa_free(sb->data);
+    else
+        wa_mem_free(sb->ctx, sb->data);
     sb->data = NULL;
     sb->len = sb->cap = 0;
 }
@@ -141,17 +152,33 @@ wa_status wa_sb_finish(wa_sb *sb, char **out, size_t *out_len)
         wa_sb_free(sb);
         return wa_error_nomem(sb->ctx);
     }
-    char *buf = wa_user_buffer(sb->ctx, sb->len + 1);
-    if (!buf) {
+    if (!sb->user || !sb->data) {
+        char *buf = wa_user_buffer(sb->ctx, sb->len + 1);
+        if (!buf) {
+            wa_sb_free(sb);
+            return wa_error_nomem(sb->ctx);
+        }
+        if (sb->len)
+            memcpy(buf, sb->data, sb->len);
+        buf[sb->len] = '\0';
+        if (out_len)
+            *out_len = sb->len;
+        *out = buf;
         wa_sb_free(sb);
-        return wa_error_nomem(sb->ctx);
+        return WA_OK;
     }
-    if (sb->len)
-        memcpy(buf, sb->data, sb->len);
+    char *buf = sb->data;
+    if (sb->cap - sb->len > 4096) {
+        /* give back the unused tail (shrinking keeps the contents) */
+        char *shrunk = wa_user_buffer_resize(sb->ctx, buf, sb->len + 1);
+        if (shrunk)
+            buf = shrunk;
+    }
     buf[sb->len] = '\0';
     if (out_len)
         *out_len = sb->len;
     *out = buf;
-    wa_sb_free(sb);
+    sb->data = NULL; /* the caller's now */
+    sb->len = sb->cap = 0;
     return WA_OK;
 }

@@ -205,7 +205,7 @@ wa_status wa_emit_asm(char **out, size_t *out_len, const wa_program *prog,
     char target[64];
     target_id(target, sizeof(target), prog);
     wa_sb sb;
-    wa_sb_init(&sb, ctx);
+    wa_sb_init_user(&sb, ctx);
     wa_sb_printf(&sb, "\t.amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", target);
     wa_sb_puts(&sb, "\t.amdhsa_code_object_version 5\n");
     wa_sb_puts(&sb, "\t.text\n");

@@ -125,7 +125,7 @@ wa_status wa_program_print(char **out, size_t *out_len, const wa_program *prog,
                 referenced[prog->instrs[i].ops[k].id] = 1;
 
     wa_sb sb;
-    wa_sb_init(&sb, ctx);
+    wa_sb_init_user(&sb, ctx);
     print_header(&sb, prog, declared, referenced);
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
