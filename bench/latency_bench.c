@@ -36,34 +36,6 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* ---- inputs ----------------------------------------------------------------------------- */
 
 typedef struct input {
@@ -253,7 +225,7 @@ int main(int argc, char **argv)
             return usage();
         } else if (nin < 32) {
             size_t len;
-            char *text = read_file(argv[i], &len);
+            char *text = bench_read_file(argv[i], &len);
             if (!text) {
                 fprintf(stderr, "latency_bench: cannot read %s\n", argv[i]);
                 return 1;
@@ -269,7 +241,7 @@ int main(int argc, char **argv)
     for (unsigned k = 0; !named && k < 4; k++) {
         snprintf(paths[k], sizeof(paths[k]), "%s/%s", examples, example_files[k]);
         size_t len;
-        char *text = read_file(paths[k], &len);
+        char *text = bench_read_file(paths[k], &len);
         if (!text) {
             fprintf(stderr, "latency_bench: cannot read %s (see --examples)\n", paths[k]);
             return 1;

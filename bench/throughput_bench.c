@@ -28,34 +28,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 #define MAX_TEXTS 8
 
 typedef struct job {
@@ -160,7 +132,7 @@ int main(int argc, char **argv)
     for (unsigned k = 0; k < 4; k++) {
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", examples, files[k]);
-        owned[k] = read_file(path, &j.lens[k]);
+        owned[k] = bench_read_file(path, &j.lens[k]);
         if (!owned[k]) {
             fprintf(stderr, "throughput_bench: cannot read %s (see --examples)\n", path);
             return 1;

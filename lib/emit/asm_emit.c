@@ -37,20 +37,8 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
         size_t start = sb->len;
         wa_sb_putc(sb, '\t');
         wa_format_instr(sb, prog, in, NULL, WA_FMT_ASM | WA_FMT_NO_DECL);
-        int tag = (flags & WA_EMIT_TAGS) && in->tag != WA_NO_TAG;
-        int comment = (flags & WA_EMIT_COMMENTS) && in->comment;
-        if (tag || comment) {
-            wa_sb_pad_to(sb, start, 48);
-            wa_sb_putc(sb, ';');
-            if (tag) {
-                wa_sb_putn(sb, " @I", 3);
-                wa_sb_put_u64(sb, in->tag);
-            }
-            if (comment) {
-                wa_sb_putc(sb, ' ');
-                wa_sb_puts(sb, in->comment);
-            }
-        }
+        wa_format_trailer(sb, start, 48, (flags & WA_EMIT_TAGS) ? in->tag : WA_NO_TAG,
+                          (flags & WA_EMIT_COMMENTS) ? in->comment : NULL);
         wa_sb_putc(sb, '\n');
     }
 }

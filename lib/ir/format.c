@@ -192,6 +192,23 @@ static void format_sdwa(wa_sb *sb, const wa_mods *m, const wa_isa_info *info)
         sdwa_sel(sb, "src1_sel", m->src1_sel);
 }
 
+void wa_format_trailer(wa_sb *sb, size_t line_start, unsigned column, wa_tag tag,
+                       const char *comment)
+{
+    if (tag == WA_NO_TAG && !comment)
+        return;
+    wa_sb_pad_to(sb, line_start, column);
+    wa_sb_putc(sb, ';');
+    if (tag != WA_NO_TAG) {
+        wa_sb_putn(sb, " @I", 3);
+        wa_sb_put_u64(sb, tag);
+    }
+    if (comment) {
+        wa_sb_putc(sb, ' ');
+        wa_sb_puts(sb, comment);
+    }
+}
+
 /* Names used by the parser too. */
 int wa_sdwa_sel_value(const char *s, size_t n)
 {

@@ -74,20 +74,8 @@ static void print_item(wa_sb *sb, const wa_program *prog, const wa_instr *in,
     size_t start = sb->len;
     wa_sb_putn(sb, "  ", 2);
     wa_format_instr(sb, prog, in, declared, 0);
-    int tag = (flags & WA_PRINT_TAGS) && in->tag != WA_NO_TAG;
-    int comment = (flags & WA_PRINT_COMMENTS) && in->comment;
-    if (tag || comment) {
-        wa_sb_pad_to(sb, start, TAG_COLUMN);
-        wa_sb_putc(sb, ';');
-        if (tag) {
-            wa_sb_putn(sb, " @I", 3);
-            wa_sb_put_u64(sb, in->tag);
-        }
-        if (comment) {
-            wa_sb_putc(sb, ' ');
-            wa_sb_puts(sb, in->comment);
-        }
-    }
+    wa_format_trailer(sb, start, TAG_COLUMN, (flags & WA_PRINT_TAGS) ? in->tag : WA_NO_TAG,
+                      (flags & WA_PRINT_COMMENTS) ? in->comment : NULL);
 }
 
 static wa_status check_print_options(const wa_program *prog, const wa_print_options *opts,
