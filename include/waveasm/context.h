@@ -65,7 +65,8 @@ WA_API wa_feature wa_context_sramecc(const wa_context *ctx);
 
 /* The context keeps large temporary blocks between operations so that compiling
    kernel after kernel reuses memory that is already mapped (at most 1 GiB, freed
-   with the context). Releases them now. */
+   with the context), and the parser's mnemonic table (16 KiB, built by the first
+   parse). Releases them now. */
 WA_API void wa_context_trim(wa_context *ctx);
 
 /* ---- Diagnostics ------------------------------------------------------------

@@ -105,13 +105,17 @@ void wa_context_destroy(wa_context *ctx)
     wa_scratch_release(ctx);
     wa_mem_free(ctx, ctx->diags);
     wa_mem_free(ctx, ctx->diag_strings);
+    wa_mem_free(ctx, ctx->mnemonic_index);
     wa_mem_free(ctx, ctx);
 }
 
 void wa_context_trim(wa_context *ctx)
 {
-    if (ctx)
-        wa_scratch_release(ctx);
+    if (!ctx)
+        return;
+    wa_scratch_release(ctx);
+    wa_mem_free(ctx, ctx->mnemonic_index); /* rebuilt by the next parse */
+    ctx->mnemonic_index = NULL;
 }
 
 wa_target wa_context_target(const wa_context *ctx)

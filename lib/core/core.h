@@ -5,6 +5,7 @@
 #define WAVEASM_CORE_H
 
 #include <stdarg.h>
+#include <string.h>
 #include <waveasm/context.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -51,6 +52,7 @@ struct wa_context {
     wa_diag oom_diag;          /* reported when recording a diagnostic itself fails */
     int oom_pending;
     char *last_error;          /* formatted text of the last diagnostic */
+    uint32_t *mnemonic_index;  /* the parser's mnemonic hash, built on first use */
 };
 
 /* ---- memory through the context's allocator --------------------------------- */
@@ -76,6 +78,8 @@ void wa_scratch_release(wa_context *ctx);
 
 /* A buffer handed to the caller and released with wa_free(). */
 void *wa_user_buffer(wa_context *ctx, size_t size);
+/* Resizes such a buffer (NULL: a new one); NULL on failure, the old one intact. */
+void *wa_user_buffer_resize(wa_context *ctx, void *buffer, size_t size);
 
 /* Bump allocator: many small objects freed together. */
 typedef struct wa_arena_chunk wa_arena_chunk;
@@ -95,11 +99,40 @@ typedef struct wa_sb {
     char *data;
     size_t len, cap;
     int failed;                /* an allocation failed; contents are truncated */
+    int user;                  /* data is a wa_user_buffer (wa_sb_init_user) */
 } wa_sb;
 void wa_sb_init(wa_sb *sb, wa_context *ctx);
-void wa_sb_putc(wa_sb *sb, char c);
-void wa_sb_puts(wa_sb *sb, const char *s);
-void wa_sb_putn(wa_sb *sb, const char *s, size_t n);
+/* For text that goes to the caller: the buffer is one wa_free() takes from the
+   start, so wa_sb_finish hands it over without copying it. */
+void wa_sb_init_user(wa_sb *sb, wa_context *ctx);
+void wa_sb_putn_slow(wa_sb *sb, const char *s, size_t n);
+/* Appends n bytes; the contents stay NUL-terminated. Inline: printers call it
+   several times per operand. */
+static inline void wa_sb_putn(wa_sb *sb, const char *s, size_t n)
+{
+    if (sb->cap - sb->len > n) {
+        memcpy(sb->data + sb->len, s, n);
+        sb->len += n;
+        sb->data[sb->len] = '\0';
+    } else {
+        wa_sb_putn_slow(sb, s, n);
+    }
+}
+static inline void wa_sb_putc(wa_sb *sb, char c)
+{
+    if (sb->cap - sb->len > 1) {
+        sb->data[sb->len++] = c;
+        sb->data[sb->len] = '\0';
+    } else {
+        wa_sb_putn_slow(sb, &c, 1);
+    }
+}
+static inline void wa_sb_puts(wa_sb *sb, const char *s) { wa_sb_putn(sb, s, strlen(s)); }
+/* Integers without printf: decimal ("%llu", "%lld") and lower-case hex without
+   a prefix ("%llx"). */
+void wa_sb_put_u64(wa_sb *sb, unsigned long long v);
+void wa_sb_put_i64(wa_sb *sb, long long v);
+void wa_sb_put_hex(wa_sb *sb, unsigned long long v);
 void wa_sb_printf(wa_sb *sb, const char *fmt, ...) WA_PRINTF(2, 3);
 void wa_sb_vprintf(wa_sb *sb, const char *fmt, va_list ap) WA_PRINTF(2, 0);
 void wa_sb_pad_to(wa_sb *sb, size_t line_start, size_t column);

@@ -196,6 +196,16 @@ void *wa_user_buffer(wa_context *ctx, size_t size)
     return h + 1;
 }
 
+void *wa_user_buffer_resize(wa_context *ctx, void *buffer, size_t size)
+{
+    if (!buffer)
+        return wa_user_buffer(ctx, size);
+    if (size > (size_t)-1 - sizeof(user_header))
+        return NULL;
+    user_header *h = wa_mem_realloc(ctx, (user_header *)buffer - 1, sizeof(user_header) + size);
+    return h ? h + 1 : NULL;
+}
+
 void wa_free(void *buffer)
 {
     if (!buffer)

@@ -25,7 +25,8 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];
         if (in->op == WA_OP_LABEL) {
-            wa_sb_printf(sb, "%s:\n", prog->labels[in->ops[0].id].name);
+            wa_sb_puts(sb, prog->labels[in->ops[0].id].name);
+            wa_sb_putn(sb, ":\n", 2);
             continue;
         }
         if (in->op == WA_OP_COMMENT) {
@@ -36,16 +37,8 @@ static void emit_body(wa_sb *sb, const wa_program *prog, unsigned flags)
         size_t start = sb->len;
         wa_sb_putc(sb, '\t');
         wa_format_instr(sb, prog, in, NULL, WA_FMT_ASM | WA_FMT_NO_DECL);
-        int tag = (flags & WA_EMIT_TAGS) && in->tag != WA_NO_TAG;
-        int comment = (flags & WA_EMIT_COMMENTS) && in->comment;
-        if (tag || comment) {
-            wa_sb_pad_to(sb, start, 48);
-            wa_sb_putc(sb, ';');
-            if (tag)
-                wa_sb_printf(sb, " @I%u", in->tag);
-            if (comment)
-                wa_sb_printf(sb, " %s", in->comment);
-        }
+        wa_format_trailer(sb, start, 48, (flags & WA_EMIT_TAGS) ? in->tag : WA_NO_TAG,
+                          (flags & WA_EMIT_COMMENTS) ? in->comment : NULL);
         wa_sb_putc(sb, '\n');
     }
 }
@@ -199,7 +192,7 @@ wa_status wa_emit_asm(char **out, size_t *out_len, const wa_program *prog,
     char target[64];
     wa_target_id(target, sizeof(target), prog);
     wa_sb sb;
-    wa_sb_init(&sb, ctx);
+    wa_sb_init_user(&sb, ctx);
     wa_sb_printf(&sb, "\t.amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", target);
     wa_sb_puts(&sb, "\t.amdhsa_code_object_version 5\n");
     wa_sb_puts(&sb, "\t.text\n");

@@ -19,12 +19,12 @@ const char *wa_abi_input_name(wa_abi_input in)
 
 void wa_format_int(wa_sb *sb, int64_t v)
 {
-    if (v >= -65536 && v <= 65536)
-        wa_sb_printf(sb, "%lld", (long long)v);
-    else if (v > 0)
-        wa_sb_printf(sb, "0x%llx", (unsigned long long)v);
-    else
-        wa_sb_printf(sb, "%lld", (long long)v);
+    if (v > 65536) {
+        wa_sb_putn(sb, "0x", 2);
+        wa_sb_put_hex(sb, (unsigned long long)v);
+    } else {
+        wa_sb_put_i64(sb, (long long)v);
+    }
 }
 
 /* Shortest text that reads back as the same double, always with a '.' or an
@@ -47,31 +47,47 @@ static char class_letter(unsigned cls)
     return cls == WA_REG_VGPR ? 'v' : cls == WA_REG_SGPR ? 's' : cls == WA_REG_AGPR ? 'a' : '?';
 }
 
+/* "[first]" or "[first:last]" */
+static void put_range(wa_sb *sb, unsigned first, unsigned count)
+{
+    wa_sb_putc(sb, '[');
+    wa_sb_put_u64(sb, first);
+    if (count != 1) {
+        wa_sb_putc(sb, ':');
+        wa_sb_put_u64(sb, first + count - 1);
+    }
+    wa_sb_putc(sb, ']');
+}
+
 void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
                        unsigned char *declared, unsigned flags)
 {
     switch (o->kind) {
     case WA_OPND_VIRT: {
         const wa_vreg *v = &prog->vregs[o->id];
-        wa_sb_printf(sb, "%%%c%u", class_letter(v->cls), o->id);
+        wa_sb_putc(sb, '%');
+        wa_sb_putc(sb, class_letter(v->cls));
+        wa_sb_put_u64(sb, o->id);
         if (!(flags & WA_FMT_NO_DECL) && declared && !declared[o->id]) {
             declared[o->id] = 1;
-            if (v->size > 1 || v->align > 1)
-                wa_sb_printf(sb, "<%u,align=%u>", v->size, v->align);
+            if (v->size > 1 || v->align > 1) {
+                wa_sb_putc(sb, '<');
+                wa_sb_put_u64(sb, v->size);
+                wa_sb_putn(sb, ",align=", 7);
+                wa_sb_put_u64(sb, v->align);
+                wa_sb_putc(sb, '>');
+            }
         }
-        if (o->first != 0 || o->count != v->size) {
-            if (o->count == 1)
-                wa_sb_printf(sb, "[%u]", o->first);
-            else
-                wa_sb_printf(sb, "[%u:%u]", o->first, o->first + o->count - 1);
-        }
+        if (o->first != 0 || o->count != v->size)
+            put_range(sb, o->first, o->count);
         break;
     }
     case WA_OPND_PHYS:
+        wa_sb_putc(sb, class_letter(o->reg_class));
         if (o->count == 1)
-            wa_sb_printf(sb, "%c%u", class_letter(o->reg_class), o->id);
+            wa_sb_put_u64(sb, o->id);
         else
-            wa_sb_printf(sb, "%c[%u:%u]", class_letter(o->reg_class), o->id, o->id + o->count - 1);
+            put_range(sb, o->id, o->count);
         break;
     case WA_OPND_SPECIAL:
         wa_sb_puts(sb, wa_special_name((wa_special)o->id));
@@ -108,9 +124,14 @@ static void cache_bits(wa_sb *sb, unsigned flags, wa_target t, wa_format fmt)
 /* name:[b0,b1,...] with n entries. */
 static void sel_list(wa_sb *sb, const char *name, unsigned bits, unsigned n)
 {
-    wa_sb_printf(sb, " %s:[", name);
-    for (unsigned i = 0; i < n; i++)
-        wa_sb_printf(sb, "%s%u", i ? "," : "", (bits >> i) & 1u);
+    wa_sb_putc(sb, ' ');
+    wa_sb_puts(sb, name);
+    wa_sb_putn(sb, ":[", 2);
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            wa_sb_putc(sb, ',');
+        wa_sb_putc(sb, (char)('0' + ((bits >> i) & 1u)));
+    }
     wa_sb_putc(sb, ']');
 }
 
@@ -171,6 +192,23 @@ static void format_sdwa(wa_sb *sb, const wa_mods *m, const wa_isa_info *info)
         sdwa_sel(sb, "src1_sel", m->src1_sel);
 }
 
+void wa_format_trailer(wa_sb *sb, size_t line_start, unsigned column, wa_tag tag,
+                       const char *comment)
+{
+    if (tag == WA_NO_TAG && !comment)
+        return;
+    wa_sb_pad_to(sb, line_start, column);
+    wa_sb_putc(sb, ';');
+    if (tag != WA_NO_TAG) {
+        wa_sb_putn(sb, " @I", 3);
+        wa_sb_put_u64(sb, tag);
+    }
+    if (comment) {
+        wa_sb_putc(sb, ' ');
+        wa_sb_puts(sb, comment);
+    }
+}
+
 /* Names used by the parser too. */
 int wa_sdwa_sel_value(const char *s, size_t n)
 {
@@ -227,6 +265,15 @@ static void format_dpp(wa_sb *sb, const wa_mods *m)
         wa_sb_puts(sb, " bound_ctrl:1");
 }
 
+/* key, decimal value, then `close` (may be NULL). */
+static void put_field(wa_sb *sb, const char *key, long long v, const char *close)
+{
+    wa_sb_puts(sb, key);
+    wa_sb_put_i64(sb, v);
+    if (close)
+        wa_sb_puts(sb, close);
+}
+
 /* Every non-default modifier, in one canonical order (llvm-mc's), whatever the
    format: the text form must carry invalid programs too (the validator judges
    them). */
@@ -239,9 +286,9 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
     if (m->flags & WA_MOD_OFFEN)
         wa_sb_puts(sb, " offen");
     if (m->offset)
-        wa_sb_printf(sb, (info->flags & WA_IF_DS_2ADDR) ? " offset0:%d" : " offset:%d", m->offset);
+        put_field(sb, (info->flags & WA_IF_DS_2ADDR) ? " offset0:" : " offset:", m->offset, NULL);
     if (m->offset1)
-        wa_sb_printf(sb, " offset1:%d", m->offset1);
+        put_field(sb, " offset1:", m->offset1, NULL);
     /* llvm-mc's order: `lds` last on the loads to LDS, before the cache bits on
        buffer_store_lds_dword (LDS to memory) */
     int lds_first = (info->flags & WA_IF_STORE) != 0;
@@ -273,14 +320,14 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
     if (m->flags & WA_MOD_SDWA)
         format_sdwa(sb, m, info);
     if (m->cbsz)
-        wa_sb_printf(sb, " cbsz:%u", m->cbsz);
+        put_field(sb, " cbsz:", m->cbsz, NULL);
     if (m->abid)
-        wa_sb_printf(sb, " abid:%u", m->abid);
+        put_field(sb, " abid:", m->abid, NULL);
     /* MAI: neg:[a,b,c] (f64 on gfx942/gfx950) takes blgp's place, after cbsz/abid */
     if (info->format == WA_FMT_MAI && m->neg)
         sel_list(sb, "neg", m->neg, list_len(info, m->neg));
     if (m->blgp)
-        wa_sb_printf(sb, " blgp:%u", m->blgp);
+        put_field(sb, " blgp:", m->blgp, NULL);
     if (m->flags & WA_MOD_DPP)
         format_dpp(sb, m);
     int vm = m->vmcnt, lgkm = m->lgkmcnt, exp = m->expcnt;
@@ -292,11 +339,11 @@ static void format_mods(wa_sb *sb, const wa_instr *in, const wa_isa_info *info, 
         lgkm = 15;
     }
     if (vm != -1)
-        wa_sb_printf(sb, " vmcnt(%d)", vm);
+        put_field(sb, " vmcnt(", vm, ")");
     if (exp != -1)
-        wa_sb_printf(sb, " expcnt(%d)", exp);
+        put_field(sb, " expcnt(", exp, ")");
     if (lgkm != -1)
-        wa_sb_printf(sb, " lgkmcnt(%d)", lgkm);
+        put_field(sb, " lgkmcnt(", lgkm, ")");
 }
 
 /* hwreg(NAME) for a whole register, hwreg(NAME, offset, size) for a bit field,

@@ -336,6 +336,10 @@ void wa_format_operand(wa_sb *sb, const wa_program *prog, const wa_operand *o,
                        unsigned char *declared, unsigned flags);
 void wa_format_instr(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                      unsigned char *declared, unsigned flags);
+/* "; @I<tag> comment" from `column` of the line that starts at `line_start`;
+   nothing when the tag is WA_NO_TAG and the comment NULL. */
+void wa_format_trailer(wa_sb *sb, size_t line_start, unsigned column, wa_tag tag,
+                       const char *comment);
 /* SDWA select / dst_unused value of a name ("WORD_1", "UNUSED_PAD"), -1 if none. */
 int wa_sdwa_sel_value(const char *s, size_t n);
 int wa_sdwa_unused_value(const char *s, size_t n);

@@ -25,9 +25,7 @@ typedef struct parser {
     size_t ll;            /* line length (without newline) */
     size_t pos;           /* cursor within the line */
     unsigned line;
-    /* mnemonic hash: open addressing over table indices (kept under half full:
-       the table has a few thousand spellings once every family is in) */
-    unsigned short hash[PARSE_HASH];
+    const uint32_t *hash; /* the context's mnemonic hash (mnemonic_index) */
     int in_kernel, seen_kernel, seen_item;
     wa_status status;
     /* Instructions written without a tag get theirs after parsing, above every
@@ -85,12 +83,17 @@ static unsigned hash_str(const char *s, size_t n)
     return h;
 }
 
-static void hash_add(parser *P, const char *name, unsigned op)
+/* The mnemonic hash: open addressing, each slot the opcode + 1 in the low 16
+   bits and the top 16 bits of the spelling's hash above (0 = empty), kept under
+   half full. Built once per context, on its first parse: the ISA table is
+   constant, and a context is used by one thread at a time. */
+static void hash_add(uint32_t *hash, const char *name, unsigned op)
 {
-    unsigned h = hash_str(name, strlen(name)) & (PARSE_HASH - 1u);
-    while (P->hash[h])
-        h = (h + 1) & (PARSE_HASH - 1u);
-    P->hash[h] = (unsigned short)(op + 1);
+    unsigned h = hash_str(name, strlen(name));
+    unsigned i = h & (PARSE_HASH - 1u);
+    while (hash[i])
+        i = (i + 1) & (PARSE_HASH - 1u);
+    hash[i] = (h & 0xFFFF0000u) | (op + 1u);
 }
 
 static int eq_n(const char *a, const char *s, size_t n)
@@ -98,38 +101,53 @@ static int eq_n(const char *a, const char *s, size_t n)
     return a && strlen(a) == n && memcmp(a, s, n) == 0;
 }
 
-static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op);
+static int hash_find(const uint32_t *hash, const char *s, size_t n, unsigned *op)
+{
+    unsigned h = hash_str(s, n);
+    unsigned i = h & (PARSE_HASH - 1u);
+    while (hash[i]) {
+        if ((hash[i] & 0xFFFF0000u) == (h & 0xFFFF0000u)) {
+            unsigned k = (hash[i] & 0xFFFFu) - 1u;
+            const wa_isa_info *info = wa_isa(k);
+            if ((strncmp(info->mnemonic, s, n) == 0 && info->mnemonic[n] == '\0') ||
+                (info->mnemonic_gfx90a && strncmp(info->mnemonic_gfx90a, s, n) == 0 &&
+                 info->mnemonic_gfx90a[n] == '\0')) {
+                *op = k;
+                return 1;
+            }
+        }
+        i = (i + 1) & (PARSE_HASH - 1u);
+    }
+    return 0;
+}
 
 /* The first row of a mnemonic is its base form; the lds and returning atomic
    forms sharing it are chosen from the modifiers and operands (alt_form). */
-static void build_hash(parser *P)
+static const uint32_t *mnemonic_hash(wa_context *ctx)
 {
-    memset(P->hash, 0, sizeof(P->hash));
-    for (unsigned op = 0; op < wa_isa_count(); op++) {
-        const wa_isa_info *info = wa_isa_get(op);
+    if (ctx->mnemonic_index)
+        return ctx->mnemonic_index;
+    uint32_t *hash = wa_mem_calloc(ctx, PARSE_HASH, sizeof(uint32_t));
+    if (!hash)
+        return NULL;
+    for (unsigned op = 0; op < WA_OP_COUNT_; op++) {
+        const wa_isa_info *info = wa_isa(op);
         unsigned prev;
         if (info->flags & WA_IF_PSEUDO)
             continue;
-        if (!lookup_n(P, info->mnemonic, strlen(info->mnemonic), &prev))
-            hash_add(P, info->mnemonic, op);
+        if (!hash_find(hash, info->mnemonic, strlen(info->mnemonic), &prev))
+            hash_add(hash, info->mnemonic, op);
         if (info->mnemonic_gfx90a &&
-            !lookup_n(P, info->mnemonic_gfx90a, strlen(info->mnemonic_gfx90a), &prev))
-            hash_add(P, info->mnemonic_gfx90a, op);
+            !hash_find(hash, info->mnemonic_gfx90a, strlen(info->mnemonic_gfx90a), &prev))
+            hash_add(hash, info->mnemonic_gfx90a, op);
     }
+    ctx->mnemonic_index = hash;
+    return hash;
 }
 
 static int lookup_n(const parser *P, const char *s, size_t n, unsigned *op)
 {
-    unsigned h = hash_str(s, n) & (PARSE_HASH - 1u);
-    while (P->hash[h]) {
-        const wa_isa_info *info = wa_isa_get(P->hash[h] - 1u);
-        if (eq_n(info->mnemonic, s, n) || eq_n(info->mnemonic_gfx90a, s, n)) {
-            *op = P->hash[h] - 1u;
-            return 1;
-        }
-        h = (h + 1) & (PARSE_HASH - 1u);
-    }
-    return 0;
+    return hash_find(P->hash, s, n, op);
 }
 
 /* ---- character level ------------------------------------------------------------------------ */
@@ -1342,17 +1360,58 @@ static wa_status parse_kernel_start(parser *P)
     return WA_OK;
 }
 
+/* Bytes of a line: ordinary, starting a comment, never allowed (control
+   characters but tab and CR, DEL), allowed only in comments (non-ASCII). */
+enum { BC_PLAIN, BC_COMMENT, BC_CONTROL, BC_HIGH };
+#define BC_R16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const unsigned char byte_class[256] = {
+    /* 0x00 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 0, 2, 2,
+    /* 0x10 */ BC_R16(2),
+    /* 0x20 */ 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    /* 0x40 */ BC_R16(0), BC_R16(0), BC_R16(0),
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+    /* 0x80 */ BC_R16(3), BC_R16(3), BC_R16(3), BC_R16(3),
+    BC_R16(3), BC_R16(3), BC_R16(3), BC_R16(3),
+};
+#undef BC_R16
+
+/* Does any of the 8 bytes at `p` start a comment or fall outside printable
+   ASCII (below 0x20, 0x7F, or 0x80 and above)? Exact, no false positives. */
+static int word_needs_look(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t w, a, b, d;
+    memcpy(&w, p, 8);
+#define HAS_ZERO_(x) (((x) - ones) & ~(x) & highs)
+    a = w ^ (ones * 0x3Bu); /* ';' */
+    b = w ^ (ones * 0x23u); /* '#' */
+    d = w ^ (ones * 0x7Fu);
+    return ((w & highs) | ((w - ones * 0x20u) & ~w & highs) | HAS_ZERO_(a) | HAS_ZERO_(b) |
+            HAS_ZERO_(d)) != 0;
+#undef HAS_ZERO_
+}
+
 static wa_status parse_line(parser *P)
 {
     P->pos = 0;
-    /* Reject control characters and stray bytes outside comments. */
+    /* Reject control characters and stray bytes outside comments: one table
+       look-up per byte, almost always 0. */
     int in_comment = 0;
     for (size_t i = 0; i < P->ll; i++) {
+        /* Eight bytes at a time while none of them needs a look (the usual case). */
+        while (i + 8 <= P->ll && !word_needs_look(P->ls + i))
+            i += 8;
+        if (i >= P->ll)
+            break;
         unsigned char c = (unsigned char)P->ls[i];
-        if (c == ';' || c == '#')
-            in_comment = 1;
-        if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') || c == 0x7F || (c >= 0x80 && !in_comment))
-            return perr_at(P, i, WA_E_PARSE, "invalid character (byte 0x%02x)", c);
+        unsigned k = byte_class[c];
+        if (k) {
+            if (k == BC_COMMENT)
+                in_comment = 1;
+            else if (k == BC_CONTROL || !in_comment)
+                return perr_at(P, i, WA_E_PARSE, "invalid character (byte 0x%02x)", c);
+        }
     }
     skip_ws(P);
     if (at_end(P) || cur(P) == '#')
@@ -1424,9 +1483,8 @@ static wa_status parse_all(parser *P)
     size_t i = 0;
     P->line = 0;
     while (i < P->len || (i == P->len && P->len == 0)) {
-        size_t e = i;
-        while (e < P->len && P->text[e] != '\n')
-            e++;
+        const char *nl = i < P->len ? memchr(P->text + i, '\n', P->len - i) : NULL;
+        size_t e = nl ? (size_t)(nl - P->text) : P->len;
         P->line++;
         P->ls = P->text + i;
         P->ll = e - i;
@@ -1499,8 +1557,8 @@ wa_status wa_parse_mapped(wa_program **out, wa_context *ctx, const char *text, s
     P->len = len;
     P->line_map = line_map;
     P->nmap = nlines;
-    build_hash(P);
-    st = parse_all(P);
+    P->hash = mnemonic_hash(ctx);
+    st = P->hash ? parse_all(P) : wa_error_nomem(ctx);
     wa_mem_free(ctx, P->untagged);
     wa_mem_free(ctx, P);
     if (st) {

@@ -59,29 +59,23 @@ static void print_item(wa_sb *sb, const wa_program *prog, const wa_instr *in,
                        unsigned char *declared, unsigned flags)
 {
     if (in->op == WA_OP_LABEL) {
-        wa_sb_printf(sb, "%s:", prog->labels[in->ops[0].id].name);
+        wa_sb_puts(sb, prog->labels[in->ops[0].id].name);
+        wa_sb_putc(sb, ':');
         return;
     }
     if (in->op == WA_OP_COMMENT) {
-        if (in->comment && in->comment[0])
-            wa_sb_printf(sb, "  ; %s", in->comment);
-        else
-            wa_sb_puts(sb, "  ;");
+        wa_sb_putn(sb, "  ;", 3);
+        if (in->comment && in->comment[0]) {
+            wa_sb_putc(sb, ' ');
+            wa_sb_puts(sb, in->comment);
+        }
         return;
     }
     size_t start = sb->len;
-    wa_sb_puts(sb, "  ");
+    wa_sb_putn(sb, "  ", 2);
     wa_format_instr(sb, prog, in, declared, 0);
-    int tag = (flags & WA_PRINT_TAGS) && in->tag != WA_NO_TAG;
-    int comment = (flags & WA_PRINT_COMMENTS) && in->comment;
-    if (tag || comment) {
-        wa_sb_pad_to(sb, start, TAG_COLUMN);
-        wa_sb_puts(sb, ";");
-        if (tag)
-            wa_sb_printf(sb, " @I%u", in->tag);
-        if (comment)
-            wa_sb_printf(sb, " %s", in->comment);
-    }
+    wa_format_trailer(sb, start, TAG_COLUMN, (flags & WA_PRINT_TAGS) ? in->tag : WA_NO_TAG,
+                      (flags & WA_PRINT_COMMENTS) ? in->comment : NULL);
 }
 
 static wa_status check_print_options(const wa_program *prog, const wa_print_options *opts,
@@ -119,7 +113,7 @@ wa_status wa_program_print(char **out, size_t *out_len, const wa_program *prog,
                 referenced[prog->instrs[i].ops[k].id] = 1;
 
     wa_sb sb;
-    wa_sb_init(&sb, ctx);
+    wa_sb_init_user(&sb, ctx);
     print_header(&sb, prog, declared, referenced);
     for (unsigned i = 0; i < prog->ninstrs; i++) {
         const wa_instr *in = &prog->instrs[i];

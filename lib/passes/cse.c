@@ -80,6 +80,9 @@ typedef struct cse {
     /* pressure budget of hoisting (per class 1..3: VGPR, SGPR, AGPR) */
     unsigned limit[4];
     unsigned *blk_peak[4];           /* per block: peak pressure before the pass */
+    unsigned *lblocks;               /* blocks inside loops, ordered by their loop's lpre */
+    unsigned *lpos;                  /* per DFS number d: lblocks entries with number < d;
+                                        loop l's blocks are lblocks[lpos[lpre[l]]..lpos[lpost[l]]) */
     int *blk_extra[4];               /* per block: added by the hoists so far */
     unsigned *nreads;                /* per vreg: operands reading it */
     unsigned *hreads;                /* per vreg: of those, in hoisted instructions */
@@ -446,6 +449,23 @@ static wa_status analyse_loops(cse *c)
     wa_tmp_free(ctx, dat);
     wa_tmp_free(ctx, fill);
     wa_tmp_free(ctx, stack);
+    /* blocks inside loops by their loop's DFS number (a counting sort): a loop's
+       subtree holds the numbers lpre[l]..lpost[l], so its blocks are one range */
+    c->lpos = wa_tmp_calloc(ctx, 2u * nl + 2u, sizeof(unsigned));
+    c->lblocks = wa_tmp_alloc(ctx, (nb + 1) * sizeof(unsigned));
+    if (!c->lpos || !c->lblocks)
+        return wa_error_nomem(ctx);
+    for (unsigned b = 0; b < nb; b++)
+        if (g->block_loop[b] != WA_NONE)
+            c->lpos[c->lpre[g->block_loop[b]] + 1]++;
+    for (unsigned d = 0; d < 2u * nl; d++)
+        c->lpos[d + 1] += c->lpos[d];
+    for (unsigned b = 0; b < nb; b++)
+        if (g->block_loop[b] != WA_NONE)
+            c->lblocks[c->lpos[c->lpre[g->block_loop[b]]]++] = b;
+    for (unsigned d = 2u * nl + 1u; d-- > 1;)
+        c->lpos[d] = c->lpos[d - 1];
+    c->lpos[0] = 0;
     /* loops that write EXEC (inner loops' writes count for their parents) */
     for (unsigned i = 0; c->wexec && i < c->n; i++) {
         unsigned b = g->item_block[i];
@@ -628,14 +648,16 @@ static int budget_allows(cse *c, unsigned i, unsigned l)
     unsigned k = v->cls;
     if (k < 1 || k > 3)
         return 0;
-    const wa_cfg *g = &c->cfg;
-    for (unsigned b = 0; b < c->nb; b++)
-        if (loop_contains(c, l, g->block_loop[b]) &&
-            (long)c->blk_peak[k][b] + c->blk_extra[k][b] + (long)v->size > (long)c->limit[k])
+    /* the blocks of loop l and its inner loops: one range of lblocks, so that a
+       hoist costs the loop's size rather than the program's */
+    const unsigned *lb = c->lblocks + c->lpos[c->lpre[l]];
+    unsigned nlb = c->lpos[c->lpost[l]] - c->lpos[c->lpre[l]];
+    for (unsigned j = 0; j < nlb; j++)
+        if ((long)c->blk_peak[k][lb[j]] + c->blk_extra[k][lb[j]] + (long)v->size >
+            (long)c->limit[k])
             return 0;
-    for (unsigned b = 0; b < c->nb; b++)
-        if (loop_contains(c, l, g->block_loop[b]))
-            c->blk_extra[k][b] += (int)v->size;
+    for (unsigned j = 0; j < nlb; j++)
+        c->blk_extra[k][lb[j]] += (int)v->size;
     const wa_isa_info *info = wa_isa(in->op);
     for (unsigned s = 0; s < in->nops; s++) {
         const wa_operand *o = &in->ops[s];
@@ -645,9 +667,8 @@ static int budget_allows(cse *c, unsigned i, unsigned l)
         const wa_vreg *sv = &c->prog->vregs[o->id];
         if (sv->cls < 1 || sv->cls > 3)
             continue;
-        for (unsigned b = 0; b < c->nb; b++)
-            if (loop_contains(c, l, g->block_loop[b]))
-                c->blk_extra[sv->cls][b] -= (int)sv->size;
+        for (unsigned j = 0; j < nlb; j++)
+            c->blk_extra[sv->cls][lb[j]] -= (int)sv->size;
     }
     return 1;
 }
@@ -1149,6 +1170,8 @@ static void cse_free(cse *c)
     wa_tmp_free(ctx, c->post_tail);
     wa_tmp_free(ctx, c->lpre);
     wa_tmp_free(ctx, c->lpost);
+    wa_tmp_free(ctx, c->lpos);
+    wa_tmp_free(ctx, c->lblocks);
     wa_tmp_free(ctx, c->header_loop);
     wa_tmp_free(ctx, c->lwrites_exec);
     wa_tmp_free(ctx, c->ph_block);
