@@ -202,13 +202,16 @@ int main(int argc, char **argv)
     for (int s = 0; s < nsizes; s++) {
         gemm_gen_options g = GEMM_GEN_OPTIONS_INIT;
         g.instructions = sizes[s];
+        /* one loop's back branch outgrows the 16-bit branch field past ~16k
+           instructions (llvm-mc refuses it too): many short loops beyond */
+        g.shape = sizes[s] > 15000 ? GEMM_GEN_MANY_LOOPS : GEMM_GEN_ONE_LOOP;
         wa_program *p = NULL;
         if (gemm_gen_build(&p, NULL, ctx, &g) != WA_OK || wa_compile(p, NULL) != WA_OK) {
             fprintf(stderr, "object_bench: gemm %u: %s\n", sizes[s], wa_context_last_error(ctx));
             rc = 1;
         } else {
             char label[64];
-            snprintf(label, sizeof(label), "gemm_%u", sizes[s]);
+            snprintf(label, sizeof(label), "gemm_%s_%u", gemm_gen_shape_name(g.shape), sizes[s]);
             rc |= bench_kernel(&cfg, ctx, p, label);
         }
         wa_program_destroy(p);
