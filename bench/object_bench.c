@@ -15,7 +15,7 @@
 
      object_bench [--sizes=1k,10k,15k] [--runs=N] [--work-dir=DIR]
                   [--llvm-mc=PATH] [--ld-lld=PATH] [--examples=DIR] */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,7 +142,7 @@ static int bench_kernel(const config *cfg, wa_context *ctx, wa_program *p, const
 
 int main(int argc, char **argv)
 {
-    config cfg = { "llvm-mc-22", "ld.lld-22", ".", WAVEASM_BENCH_EXAMPLES, 3 };
+    config cfg = { "llvm-mc-22", "ld.lld-22", NULL, WAVEASM_BENCH_EXAMPLES, 3 };
     /* Bigger one-loop kernels have branches beyond the 16-bit offset llvm-mc
        accepts (the emitter does not relax branches). */
     unsigned sizes[8] = { 1000, 10000, 15000 };
@@ -170,6 +170,17 @@ int main(int argc, char **argv)
                             "[--llvm-mc=PATH] [--ld-lld=PATH] [--examples=DIR]\n");
             return 2;
         }
+    }
+    /* the assembly and the toolchain's objects go to a fresh directory, removed
+       at the end, unless --work-dir names one to keep them in */
+    char tmp[64] = "";
+    if (!cfg.work_dir) {
+        snprintf(tmp, sizeof(tmp), "/tmp/waveasm-object-bench-XXXXXX");
+        if (!mkdtemp(tmp)) {
+            perror("object_bench: mkdtemp");
+            return 1;
+        }
+        cfg.work_dir = tmp;
     }
     wa_context *ctx = NULL;
     if (wa_context_create(&ctx, NULL) != WA_OK)
@@ -217,5 +228,11 @@ int main(int argc, char **argv)
         wa_program_destroy(p);
     }
     wa_context_destroy(ctx);
+    if (tmp[0]) {
+        char cmd[128];
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+        if (system(cmd) != 0)
+            fprintf(stderr, "object_bench: could not remove %s\n", tmp);
+    }
     return rc;
 }
