@@ -503,17 +503,17 @@ wv tr_imin(tr *T, const wv *a, const wv *b, int is_signed, int is_max, int unifo
     wv x = tr_settle(T, a), y = tr_settle(T, b);
     int salu = uses_salu(&x, &y);
     wv r;
-    if (!is_signed) {
-        r = vres(T, salu, uniform || (x.uniform && y.uniform));
-        if (salu)
-            tr_salu(T, is_max ? WA_OP_S_MAX_U32 : WA_OP_S_MIN_U32, r.r, tr_src(T, &x), tr_src(T, &y));
-        else
-            tr_valu_c(T, is_max ? WA_OP_V_MAX_U32 : WA_OP_V_MIN_U32, r.r, tr_src(T, &x), tr_src(T, &y));
-    } else {
-        /* signed: compare and select */
-        wv c = tr_icmp(T, is_max ? 4 : 2, &x, &y, TR_I32, uniform);
-        r = tr_select(T, &c, &x, &y, TR_I32, uniform);
-    }
+    /* one instruction either way (a compare and a select would cost a VCC
+       write, and wait states before v_cndmask reads it) */
+    static const wa_opcode sop[2][2] = { { WA_OP_S_MIN_U32, WA_OP_S_MAX_U32 },
+                                         { WA_OP_S_MIN_I32, WA_OP_S_MAX_I32 } };
+    static const wa_opcode vop[2][2] = { { WA_OP_V_MIN_U32, WA_OP_V_MAX_U32 },
+                                         { WA_OP_V_MIN_I32, WA_OP_V_MAX_I32 } };
+    r = vres(T, salu, uniform || (x.uniform && y.uniform));
+    if (salu)
+        tr_salu(T, sop[is_signed != 0][is_max != 0], r.r, tr_src(T, &x), tr_src(T, &y));
+    else
+        tr_valu_c(T, vop[is_signed != 0][is_max != 0], r.r, tr_src(T, &x), tr_src(T, &y));
     if (a->has_range && b->has_range) {
         r.has_range = 1;
         r.lo = is_max ? (a->lo > b->lo ? a->lo : b->lo) : (a->lo < b->lo ? a->lo : b->lo);
