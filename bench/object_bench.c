@@ -104,7 +104,7 @@ static int bench_kernel(const config *cfg, wa_context *ctx, wa_program *p, const
         if (elf_symbol(&v, wa_program_label_name(p, (wa_label)l), 0, value, value + size, &lv, &ls))
             labels[l] = (uint32_t)(lv - value);
     }
-    wa_object_kernel k = { p, v.data + v.text_off + (value - v.text_addr), (size_t)size, labels };
+    wa_object_kernel k = { p, v.data + v.text_off + (value - v.text_addr), (size_t)size, labels, 0 };
 
     /* Adaptive: at least 5 runs and 100 ms. */
     double best = 0, spent = 0;

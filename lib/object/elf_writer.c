@@ -172,6 +172,19 @@ static void forward_diags(wa_context *ctx, const wa_program *prog)
         wa_context_add_diag(ctx, wa_context_diag(prog->ctx, i));
 }
 
+wa_status wa_object_validate(wa_context *ctx, const wa_program *p)
+{
+    wa_validate_options vopts = WA_VALIDATE_OPTIONS_INIT;
+    vopts.flags = WA_VALIDATE_PHYSICAL;
+    wa_status st = wa_program_validate(NULL, p, &vopts);
+    if (st) {
+        forward_diags(ctx, p);
+        return wa_error(ctx, st, kernel_loc(p), "kernel '%s' cannot go into a code object",
+                        p->name);
+    }
+    return WA_OK;
+}
+
 static wa_status check_input(wa_context *ctx, const wa_object_kernel *kernels, unsigned n)
 {
     if (n == 0)
@@ -179,16 +192,10 @@ static wa_status check_input(wa_context *ctx, const wa_object_kernel *kernels, u
     for (unsigned k = 0; k < n; k++)
         if (!kernels[k].prog || (!kernels[k].code && kernels[k].code_len))
             return wa_error(ctx, WA_E_INVALID, WA_LOC_NONE, "kernel %u: no program or no code", k);
-    wa_validate_options vopts = WA_VALIDATE_OPTIONS_INIT;
-    vopts.flags = WA_VALIDATE_PHYSICAL;
     for (unsigned k = 0; k < n; k++) {
-        const wa_program *p = kernels[k].prog;
-        wa_status st = wa_program_validate(NULL, p, &vopts);
-        if (st) {
-            forward_diags(ctx, p);
-            return wa_error(ctx, st, kernel_loc(p), "kernel '%s' cannot go into a code object",
-                            p->name);
-        }
+        wa_status st = kernels[k].validated ? WA_OK : wa_object_validate(ctx, kernels[k].prog);
+        if (st)
+            return st;
     }
     wa_diag_reset(ctx);
     const wa_program *first = kernels[0].prog;

@@ -1,7 +1,6 @@
 /* lib/object/emit_object.c — wa_emit_object: the encoder's code for each
    program, its label offsets for the symbol table, then the object writer. */
 #include <waveasm/object.h>
-#include <waveasm/validate.h>
 
 #include "../encode/encode.h"
 #include "object.h"
@@ -35,7 +34,8 @@ wa_status wa_emit_object(unsigned char **out, size_t *out_len, const wa_program 
     wa_status st = WA_OK;
     for (unsigned k = 0; k < n && st == WA_OK; k++) {
         const wa_program *p = progs[k];
-        st = wa_program_validate(NULL, p, NULL);
+        /* once, here: the encoder needs a valid program, the writer is told */
+        st = wa_object_validate(ctx, p);
         uint32_t *items = NULL, *labels = NULL;
         if (st == WA_OK) {
             items = wa_mem_alloc(ctx, ((size_t)p->ninstrs + 1) * sizeof(uint32_t));
@@ -52,7 +52,7 @@ wa_status wa_emit_object(unsigned char **out, size_t *out_len, const wa_program 
                 p->instrs[i].ops[0].id < p->nlabels)
                 labels[p->instrs[i].ops[0].id] = items[i];
         wa_mem_free(ctx, items);
-        kernels[k] = (wa_object_kernel){ p, code, len, labels };
+        kernels[k] = (wa_object_kernel){ p, code, len, labels, 1 };
     }
     if (st == WA_OK)
         st = wa_object_write(ctx, kernels, n, out, out_len);

@@ -18,7 +18,14 @@ typedef struct wa_object_kernel {
     /* Optional: byte offset in `code` of every label of `prog`, indexed by label
        id; the assembler names them as local symbols. NULL: no label symbols. */
     const uint32_t *label_offsets;
+    /* 1: `prog` already passed wa_object_validate (the writer skips it) */
+    int validated;
 } wa_object_kernel;
+
+/* Validates `prog` for a code object (physical registers only); on failure the
+   validator's diagnostics are copied to `ctx`, followed by an error located at
+   the kernel. */
+wa_status wa_object_validate(wa_context *ctx, const wa_program *prog);
 
 /* Writes a code object holding every kernel (in order). The target and its
    XNACK/SRAMECC settings come from the programs and their contexts and must

@@ -95,6 +95,7 @@ int main(int argc, char **argv)
         kernels[k].code = v.data + v.text_off + (value - v.text_addr);
         kernels[k].code_len = (size_t)size;
         kernels[k].label_offsets = labels[k];
+        kernels[k].validated = 0;
     }
     unsigned char *bytes = NULL;
     size_t len = 0;

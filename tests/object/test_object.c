@@ -321,7 +321,7 @@ static void test_metadata(void)
     REQUIRE(p);
     wa_kernel_resources r;
     REQUIRE_OK(wa_kernel_resources_compute(&r, p));
-    wa_object_kernel k = { p, code20, sizeof(code20), NULL };
+    wa_object_kernel k = { p, code20, sizeof(code20), NULL, 0 };
     wa_sb sb;
     wa_sb_init(&sb, ctx);
     wa_metadata_msgpack(&sb, &k, 1);
@@ -466,8 +466,8 @@ static void test_elf(void)
                 wa_program *b = parse_renamed(ctx, "second", targets[t].target);
                 REQUIRE(a && b);
                 uint32_t labels[1] = { 12 };
-                wa_object_kernel k[2] = { { a, code20, sizeof(code20), labels },
-                                          { b, code20, 16, NULL } };
+                wa_object_kernel k[2] = { { a, code20, sizeof(code20), labels, 0 },
+                                          { b, code20, 16, NULL, 0 } };
                 unsigned char *f = NULL;
                 size_t n = 0;
                 REQUIRE_OK(wa_object_write(ctx, k, 2, &f, &n));
@@ -529,7 +529,7 @@ static void test_bad_input(void)
 
     expect_error(ctx, NULL, 0, WA_E_INVALID, "at least one kernel", UT_ANY);
 
-    wa_object_kernel k[2] = { { a, code20, sizeof(code20), NULL }, { b, code20, 16, NULL } };
+    wa_object_kernel k[2] = { { a, code20, sizeof(code20), NULL, 0 }, { b, code20, 16, NULL, 0 } };
     expect_error(ctx, k, 2, WA_E_INVALID, "two kernels|same", 7);
 
     k[1].prog = c;
@@ -538,7 +538,7 @@ static void test_bad_input(void)
     k[1].prog = v;
     expect_error(ctx, k, 2, WA_E_VALIDATE, "virt|cannot", 3);
 
-    wa_object_kernel one = { a, code20, 0, NULL };
+    wa_object_kernel one = { a, code20, 0, NULL, 0 };
     expect_error(ctx, &one, 1, WA_E_INVALID, "same|0 bytes", 7);
     one.code_len = 6;
     expect_error(ctx, &one, 1, WA_E_INVALID, "same|multiple of 4", 7);
