@@ -312,5 +312,39 @@ static void unsupported(void)
     wa_context_destroy(ctx);
 }
 
+/* The virtualize pass and code objects: bad arguments and options are errors
+   with a message, a program the encoder cannot take a located one. */
+static void objects_and_virtualize(void)
+{
+    wa_context *ctx = ut_context_new(WA_TARGET_GFX942);
+    wa_program *prog = NULL;
+    REQUIRE_OK(parse_text(&prog, ctx, ".kernel k\n  .target gfx942\n  v_mov_b32 %v1, 0\n"
+                                      "  global_store_dword v0, %v1, s[0:1]\n  s_endpgm\n"
+                                      ".end_kernel\n"));
+    CHECK_STATUS(wa_pass_virtualize(NULL, NULL, NULL), WA_E_INVALID);
+    wa_virtualize_options vo = WA_VIRTUALIZE_OPTIONS_INIT;
+    vo.version = 99;
+    CHECK_STATUS(wa_pass_virtualize(prog, &vo, NULL), WA_E_INVALID);
+    CHECK_STR_CONTAINS(wa_context_last_error(ctx), "wa_virtualize_options");
+
+    unsigned char *obj = NULL;
+    size_t len = 0;
+    const wa_program *one = prog;
+    CHECK_STATUS(wa_emit_object(&obj, &len, NULL, 1, NULL), WA_E_INVALID);
+    CHECK_STATUS(wa_emit_object(&obj, &len, &one, 0, NULL), WA_E_INVALID);
+    wa_object_options oo = WA_OBJECT_OPTIONS_INIT;
+    oo.version = 99;
+    CHECK_STATUS(wa_emit_object(&obj, &len, &one, 1, &oo), WA_E_INVALID);
+    CHECK_STR_CONTAINS(wa_context_last_error(ctx), "wa_object_options");
+    /* virtual registers: a located error, nothing written */
+    CHECK_STATUS(wa_emit_object(&obj, &len, &one, 1, NULL), WA_E_VALIDATE);
+    CHECK(obj == NULL && len == 0);
+    const wa_diag *d = wa_context_last_diag(ctx);
+    CHECK(d && d->line > 0);
+    wa_program_destroy(prog);
+    wa_context_destroy(ctx);
+}
+
 UT_SUITE(UT_CASE(text_input) UT_CASE(program_rules) UT_CASE(api_misuse) UT_CASE(compile_failures)
-             UT_CASE(simulation) UT_CASE(out_of_memory) UT_CASE(unsupported));
+             UT_CASE(simulation) UT_CASE(out_of_memory) UT_CASE(unsupported)
+             UT_CASE(objects_and_virtualize));
